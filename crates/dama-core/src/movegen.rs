@@ -1,0 +1,582 @@
+//! Legal move generation.
+//!
+//! Quiet moves of men are generated for the whole board at once with shifts of the padded
+//! bitboard; kings use per-square ray tables. Captures are found by a depth-first search per
+//! capturing piece that keeps the captured pieces on the board until the sequence ends (the
+//! Turkish-strike rule: they block, and cannot be jumped twice). Completed sequences go to a
+//! [`Sink`], which applies the variant's capture-choice rule and merges sequences that make the
+//! same move.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::{dir, Geometry};
+use crate::moves::Move;
+use crate::position::{Bb, Position};
+use crate::rules::{CaptureChoice, Crowning, Rules};
+use crate::types::{Color, Square};
+
+/// Longest capture path (squares visited, start included) the search can record. A side never
+/// has more pieces than it starts with (at most 30, on 12x12), so a path is at most 31 squares.
+pub(crate) const MAX_PATH: usize = 64;
+
+/// Marks "no king captured yet" in the Italian earliest-king rule.
+const NO_KING: u8 = u8::MAX;
+
+/// Receives completed capture sequences.
+pub(crate) trait Sink<B: Bitboard> {
+    /// A sequence from `from` to `to` taking `captured`, with the choice-rule `key` (higher is
+    /// preferred) and the visited squares `path` (start first).
+    fn capture(&mut self, from: u32, to: u32, captured: B, promotes: bool, key: u32, path: &[u8]);
+}
+
+/// Collects legal capture moves into a list: keeps only the sequences with the best key and
+/// merges sequences that make the same move.
+pub(crate) struct MoveSink<'a, B> {
+    list: &'a mut Vec<Move<B>>,
+    start: usize,
+    best: u32,
+    /// Minimum number of captured pieces for which two paths can make the same move.
+    dedup_from: u32,
+}
+
+impl<'a, B: Bitboard> MoveSink<'a, B> {
+    pub(crate) fn new(list: &'a mut Vec<Move<B>>, dedup_from: u32) -> Self {
+        let start = list.len();
+        MoveSink {
+            list,
+            start,
+            best: 0,
+            dedup_from,
+        }
+    }
+}
+
+impl<B: Bitboard> Sink<B> for MoveSink<'_, B> {
+    #[inline]
+    fn capture(&mut self, from: u32, to: u32, captured: B, promotes: bool, key: u32, _: &[u8]) {
+        if key < self.best {
+            return;
+        }
+        if key > self.best {
+            self.list.truncate(self.start);
+            self.best = key;
+        }
+        let m = Move {
+            from: from as u8,
+            to: to as u8,
+            promotes,
+            captured,
+        };
+        if captured.count() >= self.dedup_from && self.list[self.start..].contains(&m) {
+            return;
+        }
+        self.list.push(m);
+    }
+}
+
+/// The state of one piece's capture search.
+struct Search<'s, R: Rules, S> {
+    sink: &'s mut S,
+    /// Squares a capturing piece may land on: empty, plus the capturing piece's start square.
+    empty: Bb<R>,
+    /// Pieces that block the capturing piece (everything but itself; captured pieces stay).
+    occupied: Bb<R>,
+    /// Enemy pieces a king may capture.
+    enemies: Bb<R>,
+    /// Enemy pieces a man may capture.
+    enemies_for_men: Bb<R>,
+    enemy_kings: Bb<R>,
+    crowning_row: Bb<R>,
+    side: Color,
+    from: u32,
+    mover_is_king: bool,
+    path: [u8; MAX_PATH],
+    path_len: usize,
+}
+
+impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
+    #[inline(always)]
+    fn push(&mut self, sq: u32) {
+        // The path is bounded by the number of enemy pieces (see MAX_PATH); the check keeps a
+        // corrupt position from writing out of bounds.
+        if self.path_len < MAX_PATH {
+            self.path[self.path_len] = sq as u8;
+        }
+        self.path_len += 1;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.path_len -= 1;
+    }
+
+    /// Reports a completed sequence ending on `to`.
+    #[inline]
+    fn finish(&mut self, to: u32, captured: Bb<R>, promotes: bool, first_king: u8) {
+        let count = captured.count();
+        let key = match R::CHOICE {
+            CaptureChoice::Free => 0,
+            CaptureChoice::MostPieces => count,
+            CaptureChoice::MostPiecesThenKings => {
+                count << 8 | (captured & self.enemy_kings).count()
+            }
+            CaptureChoice::KingFirst => self.mover_is_king as u32,
+            CaptureChoice::Italian => {
+                count << 24
+                    | (self.mover_is_king as u32) << 23
+                    | (captured & self.enemy_kings).count() << 16
+                    | (NO_KING - first_king) as u32
+            }
+            CaptureChoice::HighestValue => {
+                // A man is worth 2 and a king 3: more than a man, less than two men.
+                let kings = (captured & self.enemy_kings).count();
+                (2 * count + kings) << 1 | self.mover_is_king as u32
+            }
+        };
+        let len = self.path_len.min(MAX_PATH);
+        self.sink
+            .capture(self.from, to, captured, promotes, key, &self.path[..len]);
+    }
+
+    /// The index of the first king taken, updated for taking `over` as capture number `index`.
+    #[inline(always)]
+    fn first_king(&self, first_king: u8, over: u32, index: u32) -> u8 {
+        if R::CHOICE == CaptureChoice::Italian
+            && first_king == NO_KING
+            && self.enemy_kings.has(over)
+        {
+            index as u8
+        } else {
+            first_king
+        }
+    }
+
+    /// Continues a man's capture from `sq`; returns whether it could jump at all.
+    fn man(&mut self, sq: u32, captured: Bb<R>, first_king: u8) -> bool {
+        let mut jumped = false;
+        let dirs: &[usize] = if R::ORTHOGONAL_CAPTURES {
+            &dir::ALL
+        } else if R::MEN_CAPTURE_BACKWARD {
+            &dir::DIAGONAL
+        } else if self.side == Color::White {
+            &[dir::NE, dir::NW]
+        } else {
+            &[dir::SE, dir::SW]
+        };
+        for &d in dirs {
+            let Some(over) = R::G::next(d, sq) else {
+                continue;
+            };
+            let over_bit = <Bb<R>>::single(over);
+            if (self.enemies_for_men & over_bit & !captured).is_empty() {
+                continue;
+            }
+            let Some(land) = R::G::next(d, over) else {
+                continue;
+            };
+            if !self.empty.has(land) {
+                continue;
+            }
+            jumped = true;
+            let taken = captured | over_bit;
+            let first_king = self.first_king(first_king, over, captured.count());
+            self.push(land);
+            if self.crowning_row.has(land) {
+                match R::CROWNING {
+                    Crowning::ContinueAsKing => {
+                        if !self.king(land, taken, first_king, true) {
+                            self.finish(land, taken, true, first_king);
+                        }
+                    }
+                    Crowning::EndsMove => self.finish(land, taken, true, first_king),
+                    Crowning::OnlyAtEnd => {
+                        if !self.man(land, taken, first_king) {
+                            self.finish(land, taken, true, first_king);
+                        }
+                    }
+                }
+            } else if !self.man(land, taken, first_king) {
+                self.finish(land, taken, false, first_king);
+            }
+            self.pop();
+        }
+        jumped
+    }
+
+    /// Continues a king's capture from `sq`; returns whether it could jump at all.
+    /// `promotes` is set when the king is a man crowned during this capture.
+    fn king(&mut self, sq: u32, captured: Bb<R>, first_king: u8, promotes: bool) -> bool {
+        let dirs: &[usize] = if R::ORTHOGONAL_CAPTURES {
+            &dir::ALL
+        } else {
+            &dir::DIAGONAL
+        };
+        let mut jumped = false;
+        for &d in dirs {
+            let (over, landings) = if R::FLYING_KINGS {
+                let blockers = R::G::ray(d, sq) & self.occupied;
+                if blockers.is_empty() {
+                    continue;
+                }
+                let over = first_along(blockers, d);
+                if (self.enemies & !captured).has(over) {
+                    (over, free_run::<R>(over, d, self.occupied))
+                } else {
+                    continue;
+                }
+            } else {
+                let Some(over) = R::G::next(d, sq) else {
+                    continue;
+                };
+                if !(self.enemies & !captured).has(over) {
+                    continue;
+                }
+                match R::G::next(d, over) {
+                    Some(land) if self.empty.has(land) => (over, <Bb<R>>::single(land)),
+                    _ => continue,
+                }
+            };
+            if landings.is_empty() {
+                continue;
+            }
+            jumped = true;
+            let taken = captured | <Bb<R>>::single(over);
+            let first_king = self.first_king(first_king, over, captured.count());
+            // Where the capture can go on, it must: landing squares that end the sequence are
+            // allowed only if none of them continues it.
+            let mut continued = false;
+            for land in landings.iter() {
+                self.push(land);
+                continued |= self.king(land, taken, first_king, promotes);
+                self.pop();
+            }
+            if !continued {
+                for land in landings.iter() {
+                    self.push(land);
+                    self.finish(land, taken, promotes, first_king);
+                    self.pop();
+                }
+            }
+        }
+        jumped
+    }
+}
+
+/// The first member of `blockers` seen walking from a square in direction `d`.
+#[inline(always)]
+fn first_along<B: Bitboard>(blockers: B, d: usize) -> u32 {
+    if dir::is_positive(d) {
+        blockers.lowest()
+    } else {
+        blockers.highest()
+    }
+}
+
+/// The free squares beyond `sq` in direction `d`, up to the first occupied one.
+#[inline(always)]
+fn free_run<R: Rules>(sq: u32, d: usize, occupied: Bb<R>) -> Bb<R> {
+    let ray = R::G::ray(d, sq);
+    let blockers = ray & occupied;
+    if blockers.is_empty() {
+        ray
+    } else {
+        let stop = first_along(blockers, d);
+        ray & !(R::G::ray(d, stop) | <Bb<R>>::single(stop))
+    }
+}
+
+/// Signed bit offset of a diagonal step.
+#[inline(always)]
+fn step<G: Geometry>(d: usize) -> i32 {
+    match d {
+        dir::NE => (G::HALF + 1) as i32,
+        dir::NW => G::HALF as i32,
+        dir::SE => -(G::HALF as i32),
+        _ => -((G::HALF + 1) as i32),
+    }
+}
+
+impl<R: Rules> Position<R> {
+    #[inline(always)]
+    fn forward(&self) -> [usize; 2] {
+        match self.side {
+            Color::White => [dir::NE, dir::NW],
+            Color::Black => [dir::SE, dir::SW],
+        }
+    }
+
+    /// Whether the side to move may make a quiet king move now (Frisian limits them).
+    #[inline(always)]
+    fn kings_may_move_quietly(&self) -> bool {
+        R::KING_MOVE_LIMIT == 0
+            || self.king_moves[self.side.index()] < R::KING_MOVE_LIMIT
+            || self.men(self.side).is_empty()
+    }
+
+    /// Runs the capture search for every piece of the side to move that may capture.
+    pub(crate) fn search_captures<S: Sink<Bb<R>>>(&self, sink: &mut S) {
+        let us = self.side;
+        let own = self.pieces[us.index()];
+        let enemies = self.pieces[us.index() ^ 1];
+        let occupied = own | enemies;
+        let empty = R::G::VALID & !occupied;
+        let enemy_kings = enemies & self.kings;
+        let enemies_for_men = if R::MEN_CAPTURE_KINGS {
+            enemies
+        } else {
+            enemies & !self.kings
+        };
+        let men = own & !self.kings;
+        let kings = own & self.kings;
+
+        // Men that have a diagonal jump, found for the whole board at once.
+        let mut jumpers = <Bb<R>>::EMPTY;
+        if R::ORTHOGONAL_CAPTURES {
+            jumpers = men;
+        } else {
+            let dirs: &[usize] = if R::MEN_CAPTURE_BACKWARD {
+                &dir::DIAGONAL
+            } else if us == Color::White {
+                &[dir::NE, dir::NW]
+            } else {
+                &[dir::SE, dir::SW]
+            };
+            for &d in dirs {
+                let landing = R::G::shift(R::G::shift(men, d) & enemies_for_men, d) & empty;
+                if !landing.is_empty() {
+                    let back = opposite(d);
+                    jumpers |= R::G::shift(R::G::shift(landing, back), back);
+                }
+            }
+        }
+        if jumpers.is_empty() && kings.is_empty() {
+            return;
+        }
+        let mut search = Search::<R, S> {
+            sink,
+            empty,
+            occupied,
+            enemies,
+            enemies_for_men,
+            enemy_kings,
+            crowning_row: Self::crowning_row(us),
+            side: us,
+            from: 0,
+            mover_is_king: false,
+            path: [0; MAX_PATH],
+            path_len: 0,
+        };
+        for from in jumpers.iter() {
+            let bit = <Bb<R>>::single(from);
+            search.from = from;
+            search.empty = empty | bit;
+            search.occupied = occupied & !bit;
+            search.path_len = 0;
+            search.push(from);
+            search.man(from, <Bb<R>>::EMPTY, NO_KING);
+        }
+        search.mover_is_king = true;
+        for from in kings.iter() {
+            let bit = <Bb<R>>::single(from);
+            search.from = from;
+            search.empty = empty | bit;
+            search.occupied = occupied & !bit;
+            search.path_len = 0;
+            search.push(from);
+            search.king(from, <Bb<R>>::EMPTY, NO_KING, false);
+        }
+    }
+
+    /// Minimum captured count for which two different paths can make the same move. A flying
+    /// king can already take two pieces on one line by two paths (landing on either square
+    /// between them); short jumps over two pieces cannot meet again (`s + 2u + 2v` is reached
+    /// only in the order u, v), so for them duplicates start at three pieces.
+    const DEDUP_FROM: u32 = if R::FLYING_KINGS || R::ORTHOGONAL_CAPTURES {
+        2
+    } else {
+        3
+    };
+
+    /// Appends the legal captures to `list`; returns whether there were any.
+    #[inline]
+    pub fn captures(&self, list: &mut Vec<Move<Bb<R>>>) -> bool {
+        let before = list.len();
+        self.search_captures(&mut MoveSink::new(list, Self::DEDUP_FROM));
+        list.len() > before
+    }
+
+    /// Appends the quiet moves to `list` (legal only when there is no capture).
+    pub fn quiet_moves(&self, list: &mut Vec<Move<Bb<R>>>) {
+        let us = self.side;
+        let own = self.pieces[us.index()];
+        let empty = R::G::VALID & !self.occupied();
+        let men = own & !self.kings;
+        let crown = Self::crowning_row(us);
+        for d in self.forward() {
+            let delta = step::<R::G>(d);
+            for to in (R::G::shift(men, d) & empty).iter() {
+                list.push(Move {
+                    from: (to as i32 - delta) as u8,
+                    to: to as u8,
+                    promotes: crown.has(to),
+                    captured: <Bb<R>>::EMPTY,
+                });
+            }
+        }
+        if !self.kings_may_move_quietly() {
+            return;
+        }
+        let kings = own & self.kings;
+        if R::FLYING_KINGS {
+            for from in kings.iter() {
+                for d in dir::DIAGONAL {
+                    for to in free_run::<R>(from, d, !empty).iter() {
+                        list.push(Move {
+                            from: from as u8,
+                            to: to as u8,
+                            promotes: false,
+                            captured: <Bb<R>>::EMPTY,
+                        });
+                    }
+                }
+            }
+        } else {
+            for d in dir::DIAGONAL {
+                let delta = step::<R::G>(d);
+                for to in (R::G::shift(kings, d) & empty).iter() {
+                    list.push(Move {
+                        from: (to as i32 - delta) as u8,
+                        to: to as u8,
+                        promotes: false,
+                        captured: <Bb<R>>::EMPTY,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Number of quiet moves (the legal move count when there is no capture).
+    #[inline]
+    pub fn count_quiet_moves(&self) -> usize {
+        let us = self.side;
+        let own = self.pieces[us.index()];
+        let occupied = self.occupied();
+        let empty = R::G::VALID & !occupied;
+        let men = own & !self.kings;
+        let [a, b] = self.forward();
+        let mut n = (R::G::shift(men, a) & empty).count() + (R::G::shift(men, b) & empty).count();
+        let kings = own & self.kings;
+        if !kings.is_empty() && self.kings_may_move_quietly() {
+            if R::FLYING_KINGS {
+                for from in kings.iter() {
+                    for d in dir::DIAGONAL {
+                        n += free_run::<R>(from, d, occupied).count();
+                    }
+                }
+            } else {
+                for d in dir::DIAGONAL {
+                    n += (R::G::shift(kings, d) & empty).count();
+                }
+            }
+        }
+        n as usize
+    }
+
+    /// Appends the legal moves to `list`: the captures the rules allow if there are any,
+    /// otherwise the quiet moves.
+    #[inline]
+    pub fn legal_moves(&self, list: &mut Vec<Move<Bb<R>>>) {
+        if !self.captures(list) {
+            self.quiet_moves(list);
+        }
+    }
+
+    /// The legal moves in a new vector.
+    pub fn legal_move_vec(&self) -> Vec<Move<Bb<R>>> {
+        let mut list = Vec::new();
+        self.legal_moves(&mut list);
+        list
+    }
+
+    /// Number of legal moves. `scratch` is working space (its contents are replaced).
+    #[inline]
+    pub fn count_legal(&self, scratch: &mut Vec<Move<Bb<R>>>) -> usize {
+        scratch.clear();
+        if self.captures(scratch) {
+            scratch.len()
+        } else {
+            self.count_quiet_moves()
+        }
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        if self.count_quiet_moves() > 0 {
+            return true;
+        }
+        let mut list = Vec::new();
+        self.captures(&mut list)
+    }
+
+    /// Every distinct path (squares visited, start and end included) by which the legal move `m`
+    /// can be made. Quiet moves have the one path `[from, to]`; the result is empty if `m` is
+    /// not legal here.
+    pub fn capture_paths(&self, m: &Move<Bb<R>>) -> Vec<Vec<Square>> {
+        if !m.is_capture() {
+            let mut list = Vec::new();
+            self.legal_moves(&mut list);
+            return if list.contains(m) {
+                vec![vec![m.from(), m.to()]]
+            } else {
+                Vec::new()
+            };
+        }
+        let mut sink = PathSink::<Bb<R>> {
+            target: *m,
+            best: 0,
+            paths: Vec::new(),
+        };
+        self.search_captures(&mut sink);
+        let mut paths: Vec<Vec<Square>> = sink
+            .paths
+            .into_iter()
+            .filter(|(key, _)| *key == sink.best)
+            .map(|(_, path)| path)
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+}
+
+/// Collects the paths of one move, with the best key over all sequences (so that paths losing
+/// to another sequence under the choice rule can be dropped).
+struct PathSink<B> {
+    target: Move<B>,
+    best: u32,
+    paths: Vec<(u32, Vec<Square>)>,
+}
+
+impl<B: Bitboard> Sink<B> for PathSink<B> {
+    fn capture(&mut self, from: u32, to: u32, captured: B, promotes: bool, key: u32, path: &[u8]) {
+        self.best = self.best.max(key);
+        let t = &self.target;
+        if t.from as u32 == from
+            && t.to as u32 == to
+            && t.captured == captured
+            && t.promotes == promotes
+        {
+            self.paths
+                .push((key, path.iter().map(|&s| Square(s)).collect()));
+        }
+    }
+}
+
+#[inline(always)]
+const fn opposite(d: usize) -> usize {
+    match d {
+        dir::NE => dir::SW,
+        dir::NW => dir::SE,
+        dir::SE => dir::NW,
+        _ => dir::NE,
+    }
+}

@@ -1,0 +1,320 @@
+//! Validated positions, generic over a rule set.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
+use crate::moves::Move;
+use crate::rules::Rules;
+use crate::setup::{PositionError, Setup};
+use crate::types::{Color, Piece, Role, Square, SquareSet};
+use crate::zobrist;
+use core::fmt;
+use core::marker::PhantomData;
+
+/// Shorthand for the bitboard type of a rule set.
+pub type Bb<R> = <<R as Rules>::G as Geometry>::Bb;
+
+/// A legal position under the rules `R`: the pieces, the side to move and its Zobrist hash,
+/// kept up to date incrementally. Positions are small `Copy` values; playing a move returns a new
+/// one ("copy-make"), so undoing a move is keeping the old value.
+pub struct Position<R: Rules> {
+    pub(crate) pieces: [Bb<R>; 2],
+    pub(crate) kings: Bb<R>,
+    pub(crate) side: Color,
+    /// Quiet king moves in a row, per side (Frisian only; zero otherwise).
+    pub(crate) king_moves: [u8; 2],
+    pub(crate) hash: u64,
+    _rules: PhantomData<R>,
+}
+
+// Manual impls: a derive would put bounds on `R` that the zero-sized rule types do not need.
+impl<R: Rules> Clone for Position<R> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R: Rules> Copy for Position<R> {}
+impl<R: Rules> PartialEq for Position<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pieces == other.pieces
+            && self.kings == other.kings
+            && self.side == other.side
+            && self.king_moves == other.king_moves
+    }
+}
+impl<R: Rules> Eq for Position<R> {}
+impl<R: Rules> core::hash::Hash for Position<R> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{:?} to move", self.side)?;
+        for row in (0..R::G::HEIGHT).rev() {
+            for col in 0..R::G::WIDTH {
+                let c = match R::G::square_at(col, row) {
+                    None => ' ',
+                    Some(sq) => match self.piece_at(Square(sq as u8)) {
+                        None => '.',
+                        Some(Piece {
+                            color: Color::White,
+                            role: Role::Man,
+                        }) => 'w',
+                        Some(Piece {
+                            color: Color::White,
+                            role: Role::King,
+                        }) => 'W',
+                        Some(Piece {
+                            color: Color::Black,
+                            role: Role::Man,
+                        }) => 'b',
+                        Some(Piece {
+                            color: Color::Black,
+                            role: Role::King,
+                        }) => 'B',
+                    },
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// Returned by [`Position::play`] for a move the position does not allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove;
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("illegal move")
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl<R: Rules> Position<R> {
+    /// Number of men each side starts with on this board (rows of men × squares per row).
+    pub const START_PIECES: usize = ((R::G::HEIGHT - 2) / 2 * R::G::WIDTH / 2) as usize;
+
+    /// Validates a set-up.
+    ///
+    /// # Errors
+    /// A [`PositionError`] naming the first problem found: a piece off the board, a square with
+    /// two pieces, a king on an empty square, a man on its crowning row, more pieces than a side
+    /// starts with, or a counter out of range.
+    pub fn from_setup(setup: &Setup) -> Result<Self, PositionError> {
+        let valid = R::G::VALID.to_u128();
+        for sq in (setup.white | setup.black | setup.kings).iter() {
+            if sq.index() >= <Bb<R> as Bitboard>::BITS || valid >> sq.index() & 1 == 0 {
+                return Err(PositionError::NotOnBoard(sq));
+            }
+        }
+        if let Some(sq) = (setup.white & setup.black).iter().next() {
+            return Err(PositionError::BothColors(sq));
+        }
+        let occupied = setup.white | setup.black;
+        if let Some(sq) = SquareSet(setup.kings.0 & !occupied.0).iter().next() {
+            return Err(PositionError::KingWithoutPiece(sq));
+        }
+        for color in Color::BOTH {
+            let men = SquareSet(setup.pieces(color).0 & !setup.kings.0);
+            let row = match color {
+                Color::White => R::G::TOP_ROW,
+                Color::Black => R::G::BOTTOM_ROW,
+            };
+            if let Some(square) = (men & SquareSet(row.to_u128())).iter().next() {
+                return Err(PositionError::ManOnCrowningRow { color, square });
+            }
+            let count = setup.pieces(color).len();
+            if count > Self::START_PIECES {
+                return Err(PositionError::TooManyPieces {
+                    color,
+                    count,
+                    max: Self::START_PIECES,
+                });
+            }
+        }
+        if setup.king_moves.iter().any(|&n| n > R::KING_MOVE_LIMIT) {
+            return Err(PositionError::BadCounter);
+        }
+        let mut pos = Self::from_parts(setup, 0);
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// Builds the position from a set-up already validated for these rules and its hash.
+    #[inline]
+    pub(crate) fn from_parts(setup: &Setup, hash: u64) -> Self {
+        Position {
+            pieces: [
+                Bb::<R>::from_u128(setup.white.0),
+                Bb::<R>::from_u128(setup.black.0),
+            ],
+            kings: Bb::<R>::from_u128(setup.kings.0),
+            side: setup.side_to_move,
+            king_moves: setup.king_moves,
+            hash,
+            _rules: PhantomData,
+        }
+    }
+
+    /// The position as an unchecked set-up.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            white: SquareSet(self.pieces[0].to_u128()),
+            black: SquareSet(self.pieces[1].to_u128()),
+            kings: SquareSet(self.kings.to_u128()),
+            side_to_move: self.side,
+            king_moves: self.king_moves,
+        }
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// All pieces of one colour.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> Bb<R> {
+        self.pieces[color.index()]
+    }
+
+    /// All kings of both colours.
+    #[inline(always)]
+    pub fn kings(&self) -> Bb<R> {
+        self.kings
+    }
+
+    /// The men of one colour.
+    #[inline(always)]
+    pub fn men(&self, color: Color) -> Bb<R> {
+        self.pieces[color.index()] & !self.kings
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bb<R> {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Quiet king moves in a row made by `color` (Frisian; zero in other variants).
+    pub fn king_moves(&self, color: Color) -> u8 {
+        self.king_moves[color.index()]
+    }
+
+    /// The piece on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if sq.index() >= <Bb<R> as Bitboard>::BITS {
+            return None;
+        }
+        let color = if self.pieces[0].has(sq.index()) {
+            Color::White
+        } else if self.pieces[1].has(sq.index()) {
+            Color::Black
+        } else {
+            return None;
+        };
+        let role = if self.kings.has(sq.index()) {
+            Role::King
+        } else {
+            Role::Man
+        };
+        Some(Piece { color, role })
+    }
+
+    /// The Zobrist hash, maintained incrementally.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The Zobrist hash computed from scratch (equal to [`Position::hash`]; used by tests).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for color in Color::BOTH {
+            for sq in self.pieces[color.index()].iter() {
+                h ^= zobrist::piece(color.index(), self.kings.has(sq), sq);
+            }
+            if R::KING_MOVE_LIMIT > 0 {
+                h ^= zobrist::COUNTER[color.index() * 8 + self.king_moves[color.index()] as usize];
+            }
+        }
+        if self.side == Color::Black {
+            h ^= zobrist::BLACK_TO_MOVE;
+        }
+        h
+    }
+
+    /// The row a man of `color` is crowned on.
+    #[inline(always)]
+    pub(crate) fn crowning_row(color: Color) -> Bb<R> {
+        match color {
+            Color::White => R::G::TOP_ROW,
+            Color::Black => R::G::BOTTOM_ROW,
+        }
+    }
+
+    /// Plays a move produced by this position's move generator.
+    ///
+    /// The move must be one of [`Position::legal_moves`] of `self`; anything else leaves the
+    /// result meaningless (but memory-safe). Use [`Position::play`] for untrusted moves.
+    #[inline]
+    pub fn play_unchecked(&self, m: &Move<Bb<R>>) -> Self {
+        let mut next = *self;
+        let us = self.side.index();
+        let them = us ^ 1;
+        let from = <Bb<R>>::single(m.from as u32);
+        let to = <Bb<R>>::single(m.to as u32);
+        let was_king = !(self.kings & from).is_empty();
+        next.pieces[us] = (self.pieces[us] & !from) | to;
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
+        if !m.captured.is_empty() {
+            next.pieces[them] &= !m.captured;
+            for sq in m.captured.iter() {
+                hash ^= zobrist::piece(them, self.kings.has(sq), sq);
+            }
+            next.kings &= !m.captured;
+        }
+        if was_king {
+            next.kings = (next.kings & !from) | to;
+        } else if m.promotes {
+            next.kings |= to;
+        }
+        hash ^= zobrist::piece(us, was_king, m.from as u32)
+            ^ zobrist::piece(us, was_king || m.promotes, m.to as u32);
+        if R::KING_MOVE_LIMIT > 0 {
+            let before = self.king_moves[us];
+            let after = if was_king && m.captured.is_empty() && !self.men(self.side).is_empty() {
+                before + 1
+            } else {
+                0
+            };
+            next.king_moves[us] = after;
+            hash ^= zobrist::COUNTER[us * 8 + before as usize]
+                ^ zobrist::COUNTER[us * 8 + after as usize];
+        }
+        next.side = !self.side;
+        next.hash = hash;
+        next
+    }
+
+    /// Plays `m` if it is legal here.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if `m` is not one of the legal moves; `self` is unchanged.
+    pub fn play(&self, m: &Move<Bb<R>>) -> Result<Self, IllegalMove> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.contains(m) {
+            Ok(self.play_unchecked(m))
+        } else {
+            Err(IllegalMove)
+        }
+    }
+}

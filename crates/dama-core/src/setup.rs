@@ -1,0 +1,88 @@
+//! Unchecked set-ups and the errors found when validating them.
+
+use crate::types::{Color, Square, SquareSet};
+use core::fmt;
+
+/// An arrangement of pieces that has not been checked against any rules, as a FEN reader or a
+/// board editor produces it. Squares are bit indices of the board the set-up is meant for.
+/// Turn it into a [`crate::Position`] (or [`crate::AnyPosition`]) to validate it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// Squares holding White pieces.
+    pub white: SquareSet,
+    /// Squares holding Black pieces.
+    pub black: SquareSet,
+    /// Squares holding kings (of either colour).
+    pub kings: SquareSet,
+    /// The side to move.
+    pub side_to_move: Color,
+    /// Quiet king moves each side has made in a row (only Frisian uses it), by colour index.
+    pub king_moves: [u8; 2],
+}
+
+impl Setup {
+    /// The pieces of one colour.
+    pub fn pieces(&self, color: Color) -> SquareSet {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}
+
+/// Why a set-up is not a legal position of a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A piece stands on a square that the board does not have (or on a light square).
+    NotOnBoard(Square),
+    /// A square holds both a White and a Black piece.
+    BothColors(Square),
+    /// A king is marked on an empty square.
+    KingWithoutPiece(Square),
+    /// A man stands on the row where it would already have been crowned.
+    ManOnCrowningRow {
+        /// Colour of the man.
+        color: Color,
+        /// Where it stands.
+        square: Square,
+    },
+    /// More pieces than a side starts with.
+    TooManyPieces {
+        /// The side.
+        color: Color,
+        /// Pieces on the board.
+        count: usize,
+        /// Pieces the side starts with.
+        max: usize,
+    },
+    /// A counter that is out of range for the variant (Frisian king moves).
+    BadCounter,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::NotOnBoard(sq) => {
+                write!(f, "square {} is not a playable square of this board", sq.0)
+            }
+            PositionError::BothColors(sq) => {
+                write!(f, "square {} holds both a white and a black piece", sq.0)
+            }
+            PositionError::KingWithoutPiece(sq) => {
+                write!(f, "a king is marked on empty square {}", sq.0)
+            }
+            PositionError::ManOnCrowningRow { color, square } => write!(
+                f,
+                "a {color} man stands on its crowning row (square {}); it would be a king",
+                square.0
+            ),
+            PositionError::TooManyPieces { color, count, max } => write!(
+                f,
+                "{color} has {count} pieces but a side starts with only {max}"
+            ),
+            PositionError::BadCounter => f.write_str("a move counter is out of range"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
