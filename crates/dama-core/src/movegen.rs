@@ -127,9 +127,10 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                     | (NO_KING - first_king) as u32
             }
             CaptureChoice::HighestValue => {
-                // A man is worth 2 and a king 3: more than a man, less than two men.
+                // A man is worth 100 and a king 199: more than a man, less than two men, and
+                // no number of men on a board equals a number of kings.
                 let kings = (captured & self.enemy_kings).count();
-                (2 * count + kings) << 1 | self.mover_is_king as u32
+                (100 * (count - kings) + 199 * kings) << 1 | self.mover_is_king as u32
             }
         };
         let len = self.path_len.min(MAX_PATH);
@@ -304,14 +305,6 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    /// Whether the side to move may make a quiet king move now (Frisian limits them).
-    #[inline(always)]
-    fn kings_may_move_quietly(&self) -> bool {
-        R::KING_MOVE_LIMIT == 0
-            || self.king_moves[self.side.index()] < R::KING_MOVE_LIMIT
-            || self.men(self.side).is_empty()
-    }
-
     /// Runs the capture search for every piece of the side to move that may capture.
     pub(crate) fn search_captures<S: Sink<Bb<R>>>(&self, sink: &mut S) {
         let us = self.side;
@@ -422,10 +415,7 @@ impl<R: Rules> Position<R> {
                 });
             }
         }
-        if !self.kings_may_move_quietly() {
-            return;
-        }
-        let kings = own & self.kings;
+        let kings = own & self.kings & !self.blocked_kings();
         if R::FLYING_KINGS {
             for from in kings.iter() {
                 for d in dir::DIAGONAL {
@@ -464,8 +454,8 @@ impl<R: Rules> Position<R> {
         let men = own & !self.kings;
         let [a, b] = self.forward();
         let mut n = (R::G::shift(men, a) & empty).count() + (R::G::shift(men, b) & empty).count();
-        let kings = own & self.kings;
-        if !kings.is_empty() && self.kings_may_move_quietly() {
+        let kings = own & self.kings & !self.blocked_kings();
+        if !kings.is_empty() {
             if R::FLYING_KINGS {
                 for from in kings.iter() {
                     for d in dir::DIAGONAL {
