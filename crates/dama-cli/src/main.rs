@@ -47,10 +47,17 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // clap's message is several lines; the first one names the problem.
+            // clap's message spans several lines (problem, details, usage, hint): keep the
+            // problem and its details on one line.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("dama: {}", first.trim_start_matches("error: "));
+            let summary: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let summary = summary.join(" ");
+            eprintln!("dama: {}", summary.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
     };
