@@ -1,5 +1,7 @@
 //! The `dama` command.
 
+mod analyse;
+mod bench;
 mod moves;
 mod perft;
 mod position_arg;
@@ -21,6 +23,10 @@ enum Command {
     Perft(perft::Args),
     /// List the legal moves of a position.
     Moves(moves::Args),
+    /// Search a position and print the progress and the best line.
+    Analyse(analyse::Args),
+    /// Search fixed positions to fixed depths; prints total nodes (the search's signature) and speed.
+    Bench(bench::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -57,6 +63,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Analyse(args) => analyse::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
