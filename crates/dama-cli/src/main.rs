@@ -2,6 +2,8 @@
 
 mod analyse;
 mod bench;
+mod dxp;
+mod hub;
 mod moves;
 mod perft;
 mod position_arg;
@@ -27,6 +29,10 @@ enum Command {
     Analyse(analyse::Args),
     /// Search fixed positions to fixed depths; prints total nodes (the search's signature) and speed.
     Bench(bench::Args),
+    /// Speak the Hub protocol (version 2) as an engine on standard input and output.
+    Hub(hub::Args),
+    /// Play over DXP (TCP, port 27531) as follower (listening) or initiator (--connect).
+    Dxp(dxp::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -65,6 +71,8 @@ fn main() -> ExitCode {
         Command::Moves(args) => moves::run(args),
         Command::Analyse(args) => analyse::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Hub(args) => hub::run(args),
+        Command::Dxp(args) => dxp::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
