@@ -4,6 +4,7 @@ mod analyse;
 mod bench;
 mod dxp;
 mod hub;
+mod matches;
 mod moves;
 mod perft;
 mod position_arg;
@@ -33,6 +34,8 @@ enum Command {
     Hub(hub::Args),
     /// Play over DXP (TCP, port 27531) as follower (listening) or initiator (--connect).
     Dxp(dxp::Args),
+    /// Play engine against engine (levels, Hub or DXP engines) and report score, Elo and LOS.
+    Match(matches::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Hub(args) => hub::run(args),
         Command::Dxp(args) => dxp::run(args),
+        Command::Match(args) => matches::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
