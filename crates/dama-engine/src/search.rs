@@ -459,6 +459,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         while let Some(i) = Self::next_move(&mut self.order[ply]) {
             let m = self.lists[ply][i];
             let child = pos.play_unchecked(&m);
+            self.shared.tt.prefetch(child.hash());
             self.hashes[self.base + ply + 1] = child.hash();
             let man_moved = !pos.kings().has(m.from().index());
             self.counters[ply + 1] = counters.after(&m, man_moved);

@@ -39,12 +39,17 @@ struct Slot {
 
 /// Slots per bucket: a probe looks at this many neighbouring slots.
 const BUCKET: usize = 4;
+
+/// One cache line: a probe costs at most one memory access.
+#[derive(Debug)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
 const NO_MOVE: u64 = 0xFF;
 
 /// A shared transposition table.
 #[derive(Debug)]
 pub(crate) struct Table {
-    slots: Box<[Slot]>,
+    buckets: Buckets,
     /// Number of buckets minus one (a power of two).
     mask: usize,
     generation: AtomicU8,
@@ -56,9 +61,8 @@ impl Table {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let buckets = (bytes / (16 * BUCKET)).next_power_of_two() / 2;
         let buckets = buckets.max(1);
-        let slots = (0..buckets * BUCKET).map(|_| Slot::default()).collect();
         Table {
-            slots,
+            buckets: Buckets::new(buckets),
             mask: buckets - 1,
             generation: AtomicU8::new(0),
         }
@@ -66,7 +70,7 @@ impl Table {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        for s in self.slots.iter() {
+        for s in self.buckets.iter().flat_map(|b| b.0.iter()) {
             s.key.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -80,16 +84,32 @@ impl Table {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
         // The high bits pick the bucket; the low bits are also in the key check.
-        ((key >> 32) as usize & self.mask) * BUCKET
+        &self.buckets[(key >> 32) as usize & self.mask].0
+    }
+
+    /// Asks the processor to start loading the bucket of `key` (the search calls it as soon
+    /// as a child's hash is known, so that the probe finds the line in the cache).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket = self.bucket(key) as *const [Slot; BUCKET] as *const i8;
+            // SAFETY: prefetching is only a hint; `bucket` points into the table, and SSE is
+            // part of the x86-64 baseline.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(bucket)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks a position up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let start = self.bucket(key);
-        for slot in &self.slots[start..start + BUCKET] {
+        for slot in self.bucket(key) {
             let data = slot.data.load(Ordering::Relaxed);
             let stored = slot.key.load(Ordering::Relaxed);
             if stored ^ data == key && data != 0 {
@@ -103,8 +123,7 @@ impl Table {
     #[inline]
     pub fn store(&self, key: u64, entry: Entry) {
         let generation = self.generation.load(Ordering::Relaxed) as u64;
-        let start = self.bucket(key);
-        let bucket = &self.slots[start..start + BUCKET];
+        let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_value = i32::MAX;
         for (i, slot) in bucket.iter().enumerate() {
@@ -145,15 +164,83 @@ impl Table {
     /// table is).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) as u64;
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
+        let n = (self.buckets.len() * BUCKET).min(1000);
+        let used = self
+            .buckets
             .iter()
+            .flat_map(|b| b.0.iter())
+            .take(n)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && (d >> 26) & 63 == generation
             })
             .count();
         (used * 1000 / n.max(1)) as u32
+    }
+}
+
+/// The bucket array: zeroed memory aligned to 2 MiB, which Linux is asked to back with huge
+/// pages, because random probes over many megabytes otherwise miss the TLB at nearly every
+/// node.
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the buckets hold only atomics, which are shared between threads by design.
+unsafe impl Send for Buckets {}
+// SAFETY: as above.
+unsafe impl Sync for Buckets {}
+
+impl std::fmt::Debug for Buckets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Buckets({})", self.len)
+    }
+}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Buckets {
+    fn new(len: usize) -> Buckets {
+        let len = len.max(1);
+        let bytes = len * std::mem::size_of::<Bucket>();
+        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 64 };
+        let layout = std::alloc::Layout::from_size_align(bytes, align)
+            .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
+            std::alloc::handle_alloc_error(layout);
+        };
+        #[cfg(target_os = "linux")]
+        if align == HUGE_PAGE {
+            // SAFETY: the range is the allocation just made; the advice is only a hint.
+            unsafe {
+                libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+            }
+        }
+        Buckets {
+            ptr,
+            len: layout.size() / std::mem::size_of::<Bucket>(),
+            layout,
+        }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` points to `len` buckets, zero-initialised (all-zero atomics are valid)
+        // and alive until drop.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
     }
 }
 
