@@ -1,5 +1,10 @@
 //! The `dama` command.
 
+mod analyse;
+mod bench;
+mod dxp;
+mod hub;
+mod matches;
 mod moves;
 mod perft;
 mod position_arg;
@@ -21,6 +26,16 @@ enum Command {
     Perft(perft::Args),
     /// List the legal moves of a position.
     Moves(moves::Args),
+    /// Search a position and print the progress and the best line.
+    Analyse(analyse::Args),
+    /// Search fixed positions to fixed depths; prints total nodes (the search's signature) and speed.
+    Bench(bench::Args),
+    /// Speak the Hub protocol (version 2) as an engine on standard input and output.
+    Hub(hub::Args),
+    /// Play over DXP (TCP, port 27531) as follower (listening) or initiator (--connect).
+    Dxp(dxp::Args),
+    /// Play engine against engine (levels, Hub or DXP engines) and report score, Elo and LOS.
+    Match(matches::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -64,6 +79,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Analyse(args) => analyse::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Hub(args) => hub::run(args),
+        Command::Dxp(args) => dxp::run(args),
+        Command::Match(args) => matches::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
