@@ -74,7 +74,7 @@ impl Control {
 pub(crate) struct DrawConfig {
     pub no_capture: Option<u32>,
     pub kings_only: Option<u32>,
-    pub endgame: fn([u32; 4]) -> Option<u32>,
+    pub endgame: fn(&dama_core::Material) -> Option<dama_core::EndgameLimit>,
 }
 
 /// Counters that the draw rules read.
@@ -269,18 +269,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
         {
             return true;
         }
-        if c.same_material >= 10 {
-            let count = |b: Bb<R>| b.count();
-            let kings = pos.kings();
-            let w = pos.pieces(dama_core::Color::White);
-            let b = pos.pieces(dama_core::Color::Black);
-            let m = [
-                count(w & !kings),
-                count(w & kings),
-                count(b & !kings),
-                count(b & kings),
-            ];
-            if (draw.endgame)(m).is_some_and(|n| c.same_material >= n) {
+        if c.same_material >= 4 {
+            let m = dama_core::Material::of(pos);
+            if (draw.endgame)(&m).is_some_and(|limit| c.same_material >= limit.plies) {
                 return true;
             }
         }
