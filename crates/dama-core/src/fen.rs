@@ -116,6 +116,10 @@ pub fn parse(variant: Variant, text: &str) -> Result<Fen, FenError> {
     let mut seen = [false; 2];
     for field in fields {
         let field = field.trim();
+        if field.is_empty() {
+            // "W::" (problem files with no position entered yet): nothing to read.
+            continue;
+        }
         let mut chars = field.chars();
         let tag = chars.next();
         let rest = chars.as_str();
