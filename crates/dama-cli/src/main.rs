@@ -1,6 +1,8 @@
 //! The `dama` command.
 
+mod fen;
 mod moves;
+mod pdn;
 mod perft;
 mod position_arg;
 
@@ -21,6 +23,10 @@ enum Command {
     Perft(perft::Args),
     /// List the legal moves of a position.
     Moves(moves::Args),
+    /// Check or convert PDN game files.
+    Pdn(pdn::Args),
+    /// Print the canonical FEN of a position and a diagram.
+    Fen(fen::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -57,6 +63,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Pdn(args) => pdn::run(args),
+        Command::Fen(args) => fen::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,6 +21,7 @@
 pub mod fen;
 pub mod game_type;
 pub mod move_text;
+pub mod pdn;
 
 pub use game_type::{GameType, Layout, Notation};
 pub use move_text::{
