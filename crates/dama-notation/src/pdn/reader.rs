@@ -414,8 +414,13 @@ impl<'a> Cursor<'a> {
                     return Ok((nodes, None));
                 }
                 b'{' => {
+                    let at = self.pos_at(start);
                     let Some(end) = self.scan_text(start + 1, b'}') else {
-                        return Err(self.more_or(self.err(start, ErrorKind::UnterminatedComment)));
+                        let e = PdnError {
+                            pos: at,
+                            kind: ErrorKind::UnterminatedComment,
+                        };
+                        return Err(self.more_or(Stop::Error(e, start)));
                     };
                     nodes.push(Node::Comment(
                         String::from_utf8_lossy(&self.b[start + 1..end]).into_owned(),
@@ -475,7 +480,11 @@ impl<'a> Cursor<'a> {
                 b'/' => {
                     let pos = self.pos_at(start);
                     let Some(end) = self.scan_text(start + 1, b'/') else {
-                        return Err(self.more_or(self.err(start, ErrorKind::UnterminatedSetup)));
+                        let e = PdnError {
+                            pos,
+                            kind: ErrorKind::UnterminatedSetup,
+                        };
+                        return Err(self.more_or(Stop::Error(e, start)));
                     };
                     nodes.push(Node::Setup(
                         String::from_utf8_lossy(&self.b[start + 1..end]).into_owned(),
@@ -924,8 +933,13 @@ impl<R: Read> Reader<R> {
                             pos: cur.pos_at(0),
                             kind: ErrorKind::GameTooLarge,
                         };
-                        // Skip this text: from the next line that starts with '['.
-                        self.resync = Some(self.base + self.pos as u64);
+                        // Skip this game: from the next line that starts with '[' after
+                        // its first character.
+                        let blank = self.buf[self.pos..self.end]
+                            .iter()
+                            .take_while(|c| c.is_ascii_whitespace())
+                            .count();
+                        self.resync = Some(self.base + (self.pos + blank) as u64);
                         self.at_line_start = false;
                         return Some(Err(e));
                     }

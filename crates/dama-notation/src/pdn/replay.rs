@@ -57,8 +57,9 @@ pub enum ReplayErrorKind {
     BadGameType(GameTypeError),
     /// A `GameType` number dama does not play.
     UnsupportedGameType(u32),
-    /// The `FEN` tag (or a set-up) cannot be read or is not a legal position.
-    BadFen(FenError),
+    /// The `FEN` tag (or a set-up) cannot be read or is not a legal position; the text says
+    /// why with squares named as the variant names them.
+    BadFen(FenError, String),
     /// A move is not legal, is ambiguous or names no square of the board.
     Move {
         /// The move's number as the file gives it (`12.`, `12...`), or its ply in the line
@@ -97,7 +98,7 @@ impl fmt::Display for ReplayError {
             ReplayErrorKind::UnsupportedGameType(n) => {
                 write!(f, "GameType {n} is not a game dama plays")
             }
-            ReplayErrorKind::BadFen(e) => write!(f, "bad FEN: {e}"),
+            ReplayErrorKind::BadFen(_, text) => write!(f, "bad FEN: {text}"),
             ReplayErrorKind::Move {
                 at,
                 in_variation,
@@ -188,6 +189,26 @@ pub fn replay(game: &Game, opts: &ReplayOptions) -> Result<Replayed, ReplayError
     }
 }
 
+/// A FEN error with squares named as the variant names them.
+fn fen_message(variant: Variant, e: &FenError) -> String {
+    use dama_core::PositionError as P;
+    let name = |sq: dama_core::Square| variant.square_name(sq);
+    match e {
+        FenError::Illegal(P::ManOnCrowningRow { color, square }) => format!(
+            "impossible position: a {color} man stands on its crowning row (square {}); it \
+             would be a king",
+            name(*square)
+        ),
+        FenError::Illegal(P::BothColors(sq)) => {
+            format!(
+                "impossible position: square {} holds both colours",
+                name(*sq)
+            )
+        }
+        other => other.to_string(),
+    }
+}
+
 fn start_position(
     game: &Game,
     variant: Variant,
@@ -200,9 +221,9 @@ fn start_position(
     match fen_text {
         None => Ok((AnyPosition::start(variant), false)),
         Some(text) => {
-            let bad = |e| ReplayError {
+            let bad = |e: FenError| ReplayError {
                 pos: game.pos,
-                kind: Box::new(ReplayErrorKind::BadFen(e)),
+                kind: Box::new(ReplayErrorKind::BadFen(e.clone(), fen_message(variant, &e))),
             };
             let fen = crate::fen::parse(variant, text).map_err(bad)?;
             let pos =
@@ -362,9 +383,9 @@ fn replay_line<R: Rules>(
                     .strip_prefix("FEN")
                     .map(|t| t.trim().trim_matches('"'))
                     .unwrap_or(text.trim());
-                let bad = |e| ReplayError {
+                let bad = |e: FenError| ReplayError {
                     pos: *at,
-                    kind: Box::new(ReplayErrorKind::BadFen(e)),
+                    kind: Box::new(ReplayErrorKind::BadFen(e.clone(), fen_message(variant, &e))),
                 };
                 let fen = crate::fen::parse(variant, fen_text).map_err(bad)?;
                 pos =
