@@ -607,7 +607,7 @@ pub fn is_strength(s: &str) -> bool {
 }
 
 /// The capture separator of a variant in PDN 3.0 (`:` for Russian and Spantsiretti and their
-/// relatives, `x` for the others).
+/// relatives, `x` for the others; numbers are always separated by `x`).
 pub fn capture_separator(variant: Variant) -> char {
     match variant {
         Variant::Russian
@@ -625,10 +625,11 @@ pub fn write_path(variant: Variant, path: &[Square], capture: bool) -> String {
 
 /// Writes a path with squares named as `layout` says.
 pub fn write_path_in(variant: Variant, layout: &Layout, path: &[Square], capture: bool) -> String {
-    let sep = if capture {
-        capture_separator(variant)
-    } else {
-        '-'
+    let sep = match (capture, layout.notation) {
+        (false, _) => '-',
+        // Square numbers are separated by `x` whatever the variant.
+        (true, Notation::Numeric) => 'x',
+        (true, _) => capture_separator(variant),
     };
     let mut out = String::new();
     for (i, sq) in path.iter().enumerate() {
