@@ -3,9 +3,11 @@
 mod analyse;
 mod bench;
 mod dxp;
+mod fen;
 mod hub;
 mod matches;
 mod moves;
+mod pdn;
 mod perft;
 mod position_arg;
 
@@ -36,6 +38,10 @@ enum Command {
     Dxp(dxp::Args),
     /// Play engine against engine (levels, Hub or DXP engines) and report score, Elo and LOS.
     Match(matches::Args),
+    /// Check or convert PDN game files.
+    Pdn(pdn::Args),
+    /// Print the canonical FEN of a position and a diagram.
+    Fen(fen::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -84,6 +90,8 @@ fn main() -> ExitCode {
         Command::Hub(args) => hub::run(args),
         Command::Dxp(args) => dxp::run(args),
         Command::Match(args) => matches::run(args),
+        Command::Pdn(args) => pdn::run(args),
+        Command::Fen(args) => fen::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
