@@ -4,7 +4,7 @@
 //! bitboard; kings use per-square ray tables. Captures are found by a depth-first search per
 //! capturing piece that keeps the captured pieces on the board until the sequence ends (the
 //! Turkish-strike rule: they block, and cannot be jumped twice). Completed sequences go to a
-//! [`Sink`], which applies the variant's capture-choice rule and merges sequences that make the
+//! sink, which applies the variant's capture-choice rule and merges sequences that make the
 //! same move.
 
 use crate::bitboard::Bitboard;

@@ -23,7 +23,10 @@ pub enum Variant {
     Brazilian,
     /// Canadian draughts: International rules on 12x12.
     Canadian,
-    /// American pool checkers.
+    /// American pool checkers. Black moves first; a man that reaches the king row during a
+    /// capture and can jump on continues as a man and is crowned only where the capture ends
+    /// (the rule book's assumption, confirmed by the APCA "Rules of Play", rule 5, and the
+    /// APCA tournament rules, rule 7 for the first move).
     Pool,
     /// Italian draughts.
     Italian,
@@ -33,19 +36,32 @@ pub enum Variant {
     Portuguese,
     /// Czech draughts.
     Czech,
-    /// German draughts (10x10, free capture choice).
+    /// German draughts, on the rule book's 10x10 board with 20 men. The two details the rule
+    /// book marks as assumptions follow the published description (D. Parlett, *The Oxford
+    /// History of Board Games*, 1999, p. 252): the capture is freely chosen, and a man that
+    /// reaches the far row during a capture is crowned and the move ends. That description
+    /// places the game on 8x8 with 12 men; dama keeps the rule book's board.
     German,
-    /// Circassian draughts.
+    /// Circassian draughts as the rule book describes it: English rules (men forwards only,
+    /// kings one square, free choice, crowning ends the move) with Black first. No published
+    /// description could be found to confirm or refine it.
     Circassian,
-    /// 80-square draughts: Russian rules on a board 10 wide and 8 high.
+    /// 80-square draughts (N. Spantsireti, c. 1930): Russian rules on a board 10 wide and 8
+    /// high, 15 men each on the first three rows; PDN `GameType` 41 (`41,W,10,8,A0,0`).
     Spantsiretti,
-    /// Frisian draughts.
+    /// Frisian draughts, after the official rules of 2011 (FMJD): see [`crate::rules::Frisian`].
+    /// Two kings against one must win within 7 moves each, one king against one is drawn after
+    /// 2 moves each (as lidraughts applies the official rule).
     Frisian,
     /// Antidraughts: International rules, the goal reversed.
     Antidraughts,
     /// Russian giveaway (poddavki): Russian rules, the goal reversed.
     RussianGiveaway,
-    /// Diagonal Russian draughts: Russian rules from a diagonal start position.
+    /// Diagonal Russian draughts (диагональные шашки): Russian rules; White's men fill the
+    /// triangle below the long diagonal a1–h8 (c1, e1, g1, d2, f2, h2, e3, g3, f4, h4, g5,
+    /// h6), Black's the triangle above it (a3, b4, a5, c5, b6, d6, a7, c7, e7, b8, d8, f8),
+    /// and the long diagonal starts empty — the set-up published with the open-source
+    /// `hcheckers` program (`Rules/Diagonal.hs`). No federation text was found.
     DiagonalRussian,
 }
 
