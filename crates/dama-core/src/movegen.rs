@@ -265,8 +265,19 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                         let landings = free_run::<R>(over, $d, self.occupied);
                         if !landings.is_empty() {
                             jumped = true;
+                            // Going back is blocked by the piece just taken: only onwards and
+                            // across can the capture go on.
                             let dirs = [$d, $across_a, $across_b];
-                            self.king_took(over, dirs, landings, captured, king_order, promotes);
+                            self.king_took(
+                                over,
+                                landings,
+                                captured,
+                                king_order,
+                                promotes,
+                                |search, land, enemies| {
+                                    dirs.iter().any(|&d| search.king_can_take(land, d, enemies))
+                                },
+                            );
                         }
                     }
                 }
@@ -279,27 +290,26 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
         jumped
     }
 
-    /// A flying king took `over` and may land on `landings`; `dirs` are the direction it went
-    /// and the two across it (going back is blocked by the piece just taken). Landing squares
-    /// from which the capture goes on are searched further; the others end the sequence, but
-    /// only if no landing square goes on.
+    /// A king took `over` and may land on `landings`. Landing squares from which the capture
+    /// goes on are searched further; the others end the sequence, but only if no landing
+    /// square goes on. `may_go_on` is a quick test that lets a landing square skip the
+    /// recursive search (it must not say `false` where a capture exists).
     #[inline(always)]
     fn king_took(
         &mut self,
         over: u32,
-        dirs: [usize; 3],
         landings: Bb<R>,
         captured: Bb<R>,
         king_order: u16,
         promotes: bool,
+        may_go_on: impl Fn(&Self, u32, Bb<R>) -> bool,
     ) {
         let taken = captured | <Bb<R>>::single(over);
         let king_order = self.note_king(king_order, over, captured.count());
         let enemies = self.enemies & !taken;
         let mut continued = false;
         for land in landings.iter() {
-            let may_go_on = dirs.iter().any(|&d| self.king_can_take(land, d, enemies));
-            if may_go_on {
+            if may_go_on(self, land, enemies) {
                 self.push(land);
                 continued |= self.king(land, taken, king_order, promotes);
                 self.pop();
@@ -361,23 +371,9 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                 continue;
             }
             jumped = true;
-            let taken = captured | <Bb<R>>::single(over);
-            let king_order = self.note_king(king_order, over, captured.count());
-            // Where the capture can go on, it must: landing squares that end the sequence are
-            // allowed only if none of them continues it.
-            let mut continued = false;
-            for land in landings.iter() {
-                self.push(land);
-                continued |= self.king(land, taken, king_order, promotes);
-                self.pop();
-            }
-            if !continued {
-                for land in landings.iter() {
-                    self.push(land);
-                    self.finish(land, taken, promotes, king_order);
-                    self.pop();
-                }
-            }
+            self.king_took(over, landings, captured, king_order, promotes, |_, _, _| {
+                true
+            });
         }
         jumped
     }
