@@ -1,8 +1,10 @@
 //! The `dama` command.
 
+mod computer;
 mod moves;
 mod perft;
 mod position_arg;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -21,6 +23,8 @@ enum Command {
     Perft(perft::Args),
     /// List the legal moves of a position.
     Moves(moves::Args),
+    /// Start the web application (play in the browser).
+    Serve(serve::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
