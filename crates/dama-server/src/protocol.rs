@@ -269,3 +269,27 @@ pub enum ErrorCode {
     /// The server failed (storage); nothing changed.
     Internal,
 }
+
+impl ErrorCode {
+    /// Every code (the UI has a message for each).
+    pub const ALL: [ErrorCode; 18] = [
+        ErrorCode::BadMessage,
+        ErrorCode::NotJoined,
+        ErrorCode::AlreadyJoined,
+        ErrorCode::BadToken,
+        ErrorCode::Spectator,
+        ErrorCode::NotYourTurn,
+        ErrorCode::Illegal,
+        ErrorCode::Stale,
+        ErrorCode::GameOver,
+        ErrorCode::NotStarted,
+        ErrorCode::NoDrawOffer,
+        ErrorCode::NothingToTakeBack,
+        ErrorCode::NotAvailable,
+        ErrorCode::NotFinished,
+        ErrorCode::RematchExists,
+        ErrorCode::RateLimited,
+        ErrorCode::NotFound,
+        ErrorCode::Internal,
+    ];
+}
