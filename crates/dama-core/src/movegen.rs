@@ -127,9 +127,10 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                     | (NO_KING - first_king) as u32
             }
             CaptureChoice::HighestValue => {
-                // A man is worth 2 and a king 3: more than a man, less than two men.
+                // A man is worth 100 and a king 199: more than a man, less than two men, and
+                // no number of men on a board equals a number of kings.
                 let kings = (captured & self.enemy_kings).count();
-                (2 * count + kings) << 1 | self.mover_is_king as u32
+                (100 * (count - kings) + 199 * kings) << 1 | self.mover_is_king as u32
             }
         };
         let len = self.path_len.min(MAX_PATH);
@@ -150,55 +151,102 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
         }
     }
 
+    /// Follows a man's jump over `over` onto `land`: goes on capturing if it can, otherwise
+    /// reports the sequence (crowning as the variant says).
+    #[inline(always)]
+    fn man_jumped(&mut self, over: u32, land: u32, captured: Bb<R>, first_king: u8) {
+        let taken = captured | <Bb<R>>::single(over);
+        let first_king = self.first_king(first_king, over, captured.count());
+        self.push(land);
+        if self.crowning_row.has(land) {
+            match R::CROWNING {
+                Crowning::ContinueAsKing => {
+                    if !self.king(land, taken, first_king, true) {
+                        self.finish(land, taken, true, first_king);
+                    }
+                }
+                Crowning::EndsMove => self.finish(land, taken, true, first_king),
+                Crowning::OnlyAtEnd => {
+                    if !self.man(land, taken, first_king) {
+                        self.finish(land, taken, true, first_king);
+                    }
+                }
+            }
+        } else if !(self.man_may_jump(land, taken) && self.man(land, taken, first_king)) {
+            self.finish(land, taken, false, first_king);
+        }
+        self.pop();
+    }
+
+    /// A quick test, without recursion, of whether a man on `sq` may have a diagonal jump; a
+    /// `true` is confirmed by [`Search::man`]. Most first jumps end at once, and this keeps them
+    /// from paying for a recursive call.
+    #[inline(always)]
+    fn man_may_jump(&self, sq: u32, captured: Bb<R>) -> bool {
+        if R::ORTHOGONAL_CAPTURES {
+            return true;
+        }
+        let bit = <Bb<R>>::single(sq);
+        let enemies = self.enemies_for_men & !captured;
+        let white = self.side == Color::White;
+        let mut found = <Bb<R>>::EMPTY;
+        for (d, forward) in [
+            (dir::NE, white),
+            (dir::NW, white),
+            (dir::SE, !white),
+            (dir::SW, !white),
+        ] {
+            if R::MEN_CAPTURE_BACKWARD || forward {
+                found |= R::G::shift(R::G::shift(bit, d) & enemies, d) & self.empty;
+            }
+        }
+        !found.is_empty()
+    }
+
     /// Continues a man's capture from `sq`; returns whether it could jump at all.
     fn man(&mut self, sq: u32, captured: Bb<R>, first_king: u8) -> bool {
         let mut jumped = false;
-        let dirs: &[usize] = if R::ORTHOGONAL_CAPTURES {
-            &dir::ALL
-        } else if R::MEN_CAPTURE_BACKWARD {
-            &dir::DIAGONAL
-        } else if self.side == Color::White {
-            &[dir::NE, dir::NW]
-        } else {
-            &[dir::SE, dir::SW]
-        };
-        for &d in dirs {
-            let Some(over) = R::G::next(d, sq) else {
-                continue;
-            };
-            let over_bit = <Bb<R>>::single(over);
-            if (self.enemies_for_men & over_bit & !captured).is_empty() {
-                continue;
-            }
-            let Some(land) = R::G::next(d, over) else {
-                continue;
-            };
-            if !self.empty.has(land) {
-                continue;
-            }
-            jumped = true;
-            let taken = captured | over_bit;
-            let first_king = self.first_king(first_king, over, captured.count());
-            self.push(land);
-            if self.crowning_row.has(land) {
-                match R::CROWNING {
-                    Crowning::ContinueAsKing => {
-                        if !self.king(land, taken, first_king, true) {
-                            self.finish(land, taken, true, first_king);
-                        }
+        if R::ORTHOGONAL_CAPTURES {
+            for d in dir::ALL {
+                let Some(over) = R::G::next(d, sq) else {
+                    continue;
+                };
+                if !(self.enemies_for_men & !captured).has(over) {
+                    continue;
+                }
+                match R::G::next(d, over) {
+                    Some(land) if self.empty.has(land) => {
+                        jumped = true;
+                        self.man_jumped(over, land, captured, first_king);
                     }
-                    Crowning::EndsMove => self.finish(land, taken, true, first_king),
-                    Crowning::OnlyAtEnd => {
-                        if !self.man(land, taken, first_king) {
-                            self.finish(land, taken, true, first_king);
+                    _ => {}
+                }
+            }
+            return jumped;
+        }
+        // Diagonal jumps with single-bit shifts; each direction written out so that every
+        // shift is a constant.
+        let bit = <Bb<R>>::single(sq);
+        let enemies = self.enemies_for_men & !captured;
+        let white = self.side == Color::White;
+        macro_rules! try_dir {
+            ($d:expr, $forward:expr) => {
+                if R::MEN_CAPTURE_BACKWARD || $forward {
+                    let over = R::G::shift(bit, $d) & enemies;
+                    if !over.is_empty() {
+                        let land = R::G::shift(over, $d) & self.empty;
+                        if !land.is_empty() {
+                            jumped = true;
+                            self.man_jumped(over.lowest(), land.lowest(), captured, first_king);
                         }
                     }
                 }
-            } else if !self.man(land, taken, first_king) {
-                self.finish(land, taken, false, first_king);
-            }
-            self.pop();
+            };
         }
+        try_dir!(dir::NE, white);
+        try_dir!(dir::NW, white);
+        try_dir!(dir::SE, !white);
+        try_dir!(dir::SW, !white);
         jumped
     }
 
@@ -296,30 +344,14 @@ fn step<G: Geometry>(d: usize) -> i32 {
 }
 
 impl<R: Rules> Position<R> {
-    #[inline(always)]
-    fn forward(&self) -> [usize; 2] {
-        match self.side {
-            Color::White => [dir::NE, dir::NW],
-            Color::Black => [dir::SE, dir::SW],
-        }
-    }
-
-    /// Whether the side to move may make a quiet king move now (Frisian limits them).
-    #[inline(always)]
-    fn kings_may_move_quietly(&self) -> bool {
-        R::KING_MOVE_LIMIT == 0
-            || self.king_moves[self.side.index()] < R::KING_MOVE_LIMIT
-            || self.men(self.side).is_empty()
-    }
-
     /// Runs the capture search for every piece of the side to move that may capture.
+    #[inline]
     pub(crate) fn search_captures<S: Sink<Bb<R>>>(&self, sink: &mut S) {
         let us = self.side;
         let own = self.pieces[us.index()];
         let enemies = self.pieces[us.index() ^ 1];
         let occupied = own | enemies;
         let empty = R::G::VALID & !occupied;
-        let enemy_kings = enemies & self.kings;
         let enemies_for_men = if R::MEN_CAPTURE_KINGS {
             enemies
         } else {
@@ -328,27 +360,24 @@ impl<R: Rules> Position<R> {
         let men = own & !self.kings;
         let kings = own & self.kings;
 
-        // Men that have a diagonal jump, found for the whole board at once.
-        let mut jumpers = <Bb<R>>::EMPTY;
-        if R::ORTHOGONAL_CAPTURES {
-            jumpers = men;
-        } else {
-            let dirs: &[usize] = if R::MEN_CAPTURE_BACKWARD {
-                &dir::DIAGONAL
-            } else if us == Color::White {
-                &[dir::NE, dir::NW]
+        // Landing squares of the men's first jumps, for the whole board at once, per direction.
+        let white = us == Color::White;
+        let first_jumps = |d: usize, forward: bool| {
+            if R::ORTHOGONAL_CAPTURES || !(R::MEN_CAPTURE_BACKWARD || forward) {
+                <Bb<R>>::EMPTY
             } else {
-                &[dir::SE, dir::SW]
-            };
-            for &d in dirs {
-                let landing = R::G::shift(R::G::shift(men, d) & enemies_for_men, d) & empty;
-                if !landing.is_empty() {
-                    let back = opposite(d);
-                    jumpers |= R::G::shift(R::G::shift(landing, back), back);
-                }
+                R::G::shift(R::G::shift(men, d) & enemies_for_men, d) & empty
             }
-        }
-        if jumpers.is_empty() && kings.is_empty() {
+        };
+        let landings = [
+            first_jumps(dir::NE, white),
+            first_jumps(dir::NW, white),
+            first_jumps(dir::SE, !white),
+            first_jumps(dir::SW, !white),
+        ];
+        let any_man_jump = !(landings[0] | landings[1] | landings[2] | landings[3]).is_empty();
+        let orthogonal_men = R::ORTHOGONAL_CAPTURES && !men.is_empty();
+        if !any_man_jump && kings.is_empty() && !orthogonal_men {
             return;
         }
         let mut search = Search::<R, S> {
@@ -357,7 +386,7 @@ impl<R: Rules> Position<R> {
             occupied,
             enemies,
             enemies_for_men,
-            enemy_kings,
+            enemy_kings: enemies & self.kings,
             crowning_row: Self::crowning_row(us),
             side: us,
             from: 0,
@@ -365,23 +394,39 @@ impl<R: Rules> Position<R> {
             path: [0; MAX_PATH],
             path_len: 0,
         };
-        for from in jumpers.iter() {
+        let start = |search: &mut Search<R, S>, from: u32| {
             let bit = <Bb<R>>::single(from);
             search.from = from;
             search.empty = empty | bit;
             search.occupied = occupied & !bit;
             search.path_len = 0;
             search.push(from);
-            search.man(from, <Bb<R>>::EMPTY, NO_KING);
+        };
+        if R::ORTHOGONAL_CAPTURES {
+            for from in men.iter() {
+                start(&mut search, from);
+                search.man(from, <Bb<R>>::EMPTY, NO_KING);
+            }
+        } else if any_man_jump {
+            // One loop per direction, so that the step is a constant.
+            macro_rules! first_jumps_along {
+                ($i:expr, $d:expr) => {
+                    let delta = step::<R::G>($d);
+                    for land in landings[$i].iter() {
+                        let over = (land as i32 - delta) as u32;
+                        start(&mut search, (over as i32 - delta) as u32);
+                        search.man_jumped(over, land, <Bb<R>>::EMPTY, NO_KING);
+                    }
+                };
+            }
+            first_jumps_along!(0, dir::NE);
+            first_jumps_along!(1, dir::NW);
+            first_jumps_along!(2, dir::SE);
+            first_jumps_along!(3, dir::SW);
         }
         search.mover_is_king = true;
         for from in kings.iter() {
-            let bit = <Bb<R>>::single(from);
-            search.from = from;
-            search.empty = empty | bit;
-            search.occupied = occupied & !bit;
-            search.path_len = 0;
-            search.push(from);
+            start(&mut search, from);
             search.king(from, <Bb<R>>::EMPTY, NO_KING, false);
         }
     }
@@ -411,46 +456,59 @@ impl<R: Rules> Position<R> {
         let empty = R::G::VALID & !self.occupied();
         let men = own & !self.kings;
         let crown = Self::crowning_row(us);
-        for d in self.forward() {
-            let delta = step::<R::G>(d);
-            for to in (R::G::shift(men, d) & empty).iter() {
-                list.push(Move {
-                    from: (to as i32 - delta) as u8,
-                    to: to as u8,
-                    promotes: crown.has(to),
-                    captured: <Bb<R>>::EMPTY,
-                });
-            }
-        }
-        if !self.kings_may_move_quietly() {
-            return;
-        }
-        let kings = own & self.kings;
-        if R::FLYING_KINGS {
-            for from in kings.iter() {
-                for d in dir::DIAGONAL {
-                    for to in free_run::<R>(from, d, !empty).iter() {
-                        list.push(Move {
-                            from: from as u8,
-                            to: to as u8,
-                            promotes: false,
-                            captured: <Bb<R>>::EMPTY,
-                        });
-                    }
-                }
-            }
-        } else {
-            for d in dir::DIAGONAL {
-                let delta = step::<R::G>(d);
-                for to in (R::G::shift(kings, d) & empty).iter() {
+        // Steps of a whole set in one constant direction.
+        macro_rules! steps {
+            ($pieces:expr, $d:expr, $crown:expr) => {
+                let delta = step::<R::G>($d);
+                for to in (R::G::shift($pieces, $d) & empty).iter() {
                     list.push(Move {
                         from: (to as i32 - delta) as u8,
                         to: to as u8,
-                        promotes: false,
+                        promotes: $crown.has(to),
                         captured: <Bb<R>>::EMPTY,
                     });
                 }
+            };
+        }
+        match us {
+            Color::White => {
+                steps!(men, dir::NE, crown);
+                steps!(men, dir::NW, crown);
             }
+            Color::Black => {
+                steps!(men, dir::SE, crown);
+                steps!(men, dir::SW, crown);
+            }
+        }
+        let kings = own & self.kings & !self.blocked_kings();
+        if kings.is_empty() {
+            return;
+        }
+        if R::FLYING_KINGS {
+            for from in kings.iter() {
+                macro_rules! slides {
+                    ($d:expr) => {
+                        for to in free_run::<R>(from, $d, !empty).iter() {
+                            list.push(Move {
+                                from: from as u8,
+                                to: to as u8,
+                                promotes: false,
+                                captured: <Bb<R>>::EMPTY,
+                            });
+                        }
+                    };
+                }
+                slides!(dir::NE);
+                slides!(dir::NW);
+                slides!(dir::SE);
+                slides!(dir::SW);
+            }
+        } else {
+            let no_crown = <Bb<R>>::EMPTY;
+            steps!(kings, dir::NE, no_crown);
+            steps!(kings, dir::NW, no_crown);
+            steps!(kings, dir::SE, no_crown);
+            steps!(kings, dir::SW, no_crown);
         }
     }
 
@@ -462,20 +520,26 @@ impl<R: Rules> Position<R> {
         let occupied = self.occupied();
         let empty = R::G::VALID & !occupied;
         let men = own & !self.kings;
-        let [a, b] = self.forward();
-        let mut n = (R::G::shift(men, a) & empty).count() + (R::G::shift(men, b) & empty).count();
+        let count = |d: usize, pieces: Bb<R>| (R::G::shift(pieces, d) & empty).count();
+        let mut n = match us {
+            Color::White => count(dir::NE, men) + count(dir::NW, men),
+            Color::Black => count(dir::SE, men) + count(dir::SW, men),
+        };
         let kings = own & self.kings;
-        if !kings.is_empty() && self.kings_may_move_quietly() {
+        if !kings.is_empty() {
+            let kings = kings & !self.blocked_kings();
             if R::FLYING_KINGS {
                 for from in kings.iter() {
-                    for d in dir::DIAGONAL {
-                        n += free_run::<R>(from, d, occupied).count();
-                    }
+                    n += free_run::<R>(from, dir::NE, occupied).count()
+                        + free_run::<R>(from, dir::NW, occupied).count()
+                        + free_run::<R>(from, dir::SE, occupied).count()
+                        + free_run::<R>(from, dir::SW, occupied).count();
                 }
             } else {
-                for d in dir::DIAGONAL {
-                    n += (R::G::shift(kings, d) & empty).count();
-                }
+                n += count(dir::NE, kings)
+                    + count(dir::NW, kings)
+                    + count(dir::SE, kings)
+                    + count(dir::SW, kings);
             }
         }
         n as usize
@@ -568,15 +632,5 @@ impl<B: Bitboard> Sink<B> for PathSink<B> {
             self.paths
                 .push((key, path.iter().map(|&s| Square(s)).collect()));
         }
-    }
-}
-
-#[inline(always)]
-const fn opposite(d: usize) -> usize {
-    match d {
-        dir::NE => dir::SW,
-        dir::NW => dir::SE,
-        dir::SE => dir::NW,
-        _ => dir::NE,
     }
 }

@@ -16,8 +16,11 @@ pub struct Setup {
     pub kings: SquareSet,
     /// The side to move.
     pub side_to_move: Color,
-    /// Quiet king moves each side has made in a row (only Frisian uses it), by colour index.
+    /// Frisian's three-move rule, by colour index: how many quiet moves in a row the side's
+    /// last-moved king has made (0 in other variants).
     pub king_moves: [u8; 2],
+    /// Frisian: the square of the king those moves were made with, if known.
+    pub moved_king: [Option<Square>; 2],
 }
 
 impl Setup {
@@ -55,8 +58,8 @@ pub enum PositionError {
         /// Pieces the side starts with.
         max: usize,
     },
-    /// A counter that is out of range for the variant (Frisian king moves).
-    BadCounter,
+    /// Frisian king-move counter out of range, or naming a square without that side's king.
+    BadKingMoves,
 }
 
 impl fmt::Display for PositionError {
@@ -80,7 +83,9 @@ impl fmt::Display for PositionError {
                 f,
                 "{color} has {count} pieces but a side starts with only {max}"
             ),
-            PositionError::BadCounter => f.write_str("a move counter is out of range"),
+            PositionError::BadKingMoves => {
+                f.write_str("the king-move counter is out of range or names no king of that side")
+            }
         }
     }
 }

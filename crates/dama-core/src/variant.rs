@@ -49,15 +49,27 @@ pub enum Variant {
     DiagonalRussian,
 }
 
-/// How a variant names its squares.
+/// How a variant names its squares (PDN 3.0, the notation field of the `GameType` tag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Naming {
-    /// Files `a`, `b`, … and ranks `1`, `2`, … (Russian, Brazilian, Czech).
+    /// Files `a`, `b`, … from White's left and ranks `1`, `2`, … from White's side (PDN `A0`:
+    /// Russian, Brazilian, Czech, 80-square).
     Algebraic,
-    /// Numbers `1`, `2`, … over the playable squares, row by row, starting with the row
-    /// farthest from White, each row numbered from White's left to right (International,
-    /// English). Square 1 is the top-left playable square as White sees the board.
-    Numeric,
+    /// Numbers `1`, `2`, … over the playable squares, row by row from the given corner, as White
+    /// sees the board.
+    Numeric(Corner),
+}
+
+/// The corner numeric notation starts from, as White sees the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corner {
+    /// Square 1 is the first playable square of the row farthest from White, counting from
+    /// White's left; numbers run left to right, then down (PDN `N2`, and `N1` seen from Black:
+    /// International, English, Italian, Canadian, Frisian).
+    TopLeft,
+    /// Square 1 is the first playable square of White's first row counting from White's right;
+    /// numbers run right to left, then up (PDN `N1` seen from White: Spanish, Portuguese).
+    BottomRight,
 }
 
 /// Description of a variant's board as the players see it.
@@ -159,9 +171,9 @@ impl Variant {
         }
     }
 
-    /// The PDN `GameType` number. Numbers 20–40 are the PDN standard's; 98 is the one
-    /// lidraughts uses for antidraughts; 91–95 are dama's own (German 91, Circassian 92,
-    /// 80-square 93, Russian giveaway 94, diagonal Russian 95).
+    /// The PDN `GameType` number. Numbers 20–41 are the PDN 3.0 standard's (41 is
+    /// Spantsiretti); 98 is the one lidraughts uses for antidraughts; 91–95 are dama's own
+    /// (German 91, Circassian 92, Russian giveaway 94, diagonal Russian 95).
     pub const fn game_type(self) -> u8 {
         match self {
             Variant::International => 20,
@@ -177,7 +189,7 @@ impl Variant {
             Variant::Frisian => 40,
             Variant::German => 91,
             Variant::Circassian => 92,
-            Variant::Spantsiretti => 93,
+            Variant::Spantsiretti => 41,
             Variant::RussianGiveaway => 94,
             Variant::DiagonalRussian => 95,
             Variant::Antidraughts => 98,
@@ -217,7 +229,7 @@ impl Variant {
         }
     }
 
-    /// How squares are named.
+    /// How squares are named (PDN 3.0 `GameType` notation field).
     pub const fn naming(self) -> Naming {
         match self {
             Variant::Russian
@@ -226,7 +238,17 @@ impl Variant {
             | Variant::RussianGiveaway
             | Variant::DiagonalRussian
             | Variant::Spantsiretti => Naming::Algebraic,
-            _ => Naming::Numeric,
+            Variant::Spanish | Variant::Portuguese => Naming::Numeric(Corner::BottomRight),
+            _ => Naming::Numeric(Corner::TopLeft),
+        }
+    }
+
+    /// The corner numeric names start from (for algebraic variants, the numbering other
+    /// programs use in FEN: top-left, as lidraughts does for Russian).
+    pub const fn numbering_corner(self) -> Corner {
+        match self.naming() {
+            Naming::Numeric(corner) => corner,
+            Naming::Algebraic => Corner::TopLeft,
         }
     }
 
@@ -278,8 +300,12 @@ impl Variant {
     pub fn square_number(self, sq: Square) -> Option<u32> {
         let (col, row) = self.coords(sq)?;
         let b = self.board();
-        let from_top = b.height - 1 - row;
-        Some(from_top * (b.width / 2) + self.display_col(col) / 2 + 1)
+        let per_row = b.width / 2;
+        let display_col = self.display_col(col);
+        Some(match self.numbering_corner() {
+            Corner::TopLeft => (b.height - 1 - row) * per_row + display_col / 2 + 1,
+            Corner::BottomRight => row * per_row + (b.width - 1 - display_col) / 2 + 1,
+        })
     }
 
     /// The square with a 1-based number in numeric notation.
@@ -289,16 +315,22 @@ impl Variant {
         if n == 0 || n > per_row * b.height {
             return None;
         }
-        let from_top = (n - 1) / per_row;
-        let row = b.height - 1 - from_top;
+        let row_index = (n - 1) / per_row;
         let index = (n - 1) % per_row;
+        let row = match self.numbering_corner() {
+            Corner::TopLeft => b.height - 1 - row_index,
+            Corner::BottomRight => row_index,
+        };
         // The playable display columns of this row are those with the right parity.
         let parity = if b.mirrored {
             (row + b.width - 1) % 2
         } else {
             row % 2
         };
-        let display_col = 2 * index + parity;
+        let display_col = match self.numbering_corner() {
+            Corner::TopLeft => 2 * index + parity,
+            Corner::BottomRight => b.width - 1 - (2 * index + (b.width - 1 - parity) % 2),
+        };
         self.square_at(self.display_col(display_col), row)
     }
 
@@ -331,7 +363,7 @@ impl Variant {
     pub fn square_name(self, sq: Square) -> String {
         match self.naming() {
             Naming::Algebraic => self.algebraic_name(sq),
-            Naming::Numeric => self.square_number(sq).map(|n| n.to_string()),
+            Naming::Numeric(_) => self.square_number(sq).map(|n| n.to_string()),
         }
         .unwrap_or_else(|| format!("?{}", sq.0))
     }

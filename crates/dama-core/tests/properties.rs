@@ -100,7 +100,14 @@ fn random_setup(variant: Variant, rng: &mut Rng, density: usize) -> Option<AnyPo
         }
     }
     if variant == Variant::Frisian {
-        setup.king_moves = [rng.below(4) as u8, rng.below(4) as u8];
+        for color in Color::BOTH {
+            let kings: Vec<_> = (setup.pieces(color) & setup.kings).iter().collect();
+            let i = color.index();
+            setup.king_moves[i] = rng.below(4) as u8;
+            if !kings.is_empty() && rng.below(3) > 0 {
+                setup.moved_king[i] = Some(kings[rng.below(kings.len())]);
+            }
+        }
     }
     AnyPosition::new(variant, &setup).ok()
 }

@@ -10,7 +10,7 @@ use dama_core::{AnyMove, AnyPosition, Naming, Square, Variant};
 pub fn capture_separator(variant: Variant) -> char {
     match variant.naming() {
         Naming::Algebraic => ':',
-        Naming::Numeric => 'x',
+        Naming::Numeric(_) => 'x',
     }
 }
 
