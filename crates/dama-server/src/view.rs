@@ -71,7 +71,7 @@ impl VariantView {
             height: board.height,
             naming: match variant.naming() {
                 Naming::Algebraic => "algebraic",
-                Naming::Numeric => "numeric",
+                Naming::Numeric(_) => "numeric",
             },
             first: variant.first_player().into(),
             game_type: variant.game_type(),
