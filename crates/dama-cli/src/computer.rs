@@ -1,9 +1,10 @@
 //! The computer opponent offered by `dama serve`.
 
 use dama_server::computer::Computer;
+use dama_server::engine::EngineComputer;
 use std::sync::Arc;
 
-/// The engine behind the server's computer opponent, if this build has one.
+/// The engine behind the server's computer opponent.
 pub fn opponent() -> Option<Arc<dyn Computer>> {
-    None
+    Some(Arc::new(EngineComputer::default()))
 }

@@ -49,7 +49,12 @@ pub enum FenError {
     /// An `H` or `F` field that is not a number.
     BadCounter(String),
     /// The pieces are readable but are not a legal position of the variant.
-    Illegal(PositionError),
+    Illegal {
+        /// What is wrong.
+        error: PositionError,
+        /// The variant the FEN was read for (to name squares in messages).
+        variant: Variant,
+    },
 }
 
 impl fmt::Display for FenError {
@@ -71,7 +76,9 @@ impl fmt::Display for FenError {
             FenError::BadRange(s) => write!(f, "bad square range '{s}'"),
             FenError::DuplicateSquare(s) => write!(f, "square {s} is listed twice"),
             FenError::BadCounter(s) => write!(f, "bad FEN counter '{s}'"),
-            FenError::Illegal(e) => write!(f, "impossible position: {e}"),
+            FenError::Illegal { error, variant } => {
+                write!(f, "impossible position: {}", error.named(*variant))
+            }
         }
     }
 }
@@ -116,6 +123,10 @@ pub fn parse(variant: Variant, text: &str) -> Result<Fen, FenError> {
     let mut seen = [false; 2];
     for field in fields {
         let field = field.trim();
+        if field.is_empty() {
+            // "W::" (problem files with no position entered yet): nothing to read.
+            continue;
+        }
         let mut chars = field.chars();
         let tag = chars.next();
         let rest = chars.as_str();
@@ -156,9 +167,17 @@ fn parse_list(
         if item.is_empty() {
             continue;
         }
-        let (king, name) = match item.strip_prefix(['K', 'k']) {
+        // `K` marks a king. A lower-case `k` does too, except on boards wide enough to have a
+        // file k (12x12), where `k9` is a square.
+        let has_file_k = variant.board().width > 10;
+        let (king, name) = match item.strip_prefix('K') {
             Some(rest) => (true, rest.trim()),
-            None => (false, item),
+            None => match item.strip_prefix('k') {
+                Some(rest) if !has_file_k || !rest.bytes().all(|b| b.is_ascii_digit()) => {
+                    (true, rest.trim())
+                }
+                _ => (false, item),
+            },
         };
         let squares: Vec<Square> = if let Some((a, b)) = name.split_once('-') {
             let bad = || FenError::BadRange(clip(item));
@@ -217,4 +236,49 @@ pub fn write(variant: Variant, setup: &Setup) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_k_is_not_a_king() {
+        let v = Variant::Canadian;
+        let fen = parse(v, "W:Wk1,Kk3,K5:Bk11").unwrap();
+        let k1 = v.square_from_algebraic("k1").unwrap();
+        let k3 = v.square_from_algebraic("k3").unwrap();
+        assert!(fen.setup.white.contains(k1) && !fen.setup.kings.contains(k1));
+        assert!(fen.setup.kings.contains(k3));
+        assert!(fen.setup.kings.contains(v.square_from_number(5).unwrap()));
+        assert!(fen
+            .setup
+            .black
+            .contains(v.square_from_algebraic("k11").unwrap()));
+        // On smaller boards a lower-case k is a king.
+        let fen = parse(Variant::International, "W:Wk31:B1").unwrap();
+        assert_eq!(fen.setup.kings.len(), 1);
+    }
+
+    #[test]
+    fn forms() {
+        let v = Variant::International;
+        let a = parse(v, "W:W31-50:B1-20").unwrap();
+        let b = parse(v, " B:B1-20:W31-50. ").unwrap();
+        assert_eq!(a.setup.white, b.setup.white);
+        assert_eq!(b.setup.side_to_move, Color::Black);
+        assert!(parse(v, "?:W31:B1").unwrap().side_unknown);
+        let c = parse(v, "W:W31:B1:H3:F12").unwrap();
+        assert_eq!((c.halfmove_clock, c.move_number), (Some(3), Some(12)));
+        assert_eq!(write(v, &parse(v, "W:W::").unwrap().setup), "W:W:B");
+        for bad in [
+            "", "X:W1", "W:Q1", "W:W1:W2", "W:W51", "W:W5-3", "W:W1,1", "W:W1:Hx",
+        ] {
+            assert!(parse(v, bad).is_err(), "{bad}");
+        }
+        assert!(matches!(
+            parse(v, &"W".repeat(3000)),
+            Err(FenError::TooLong(_))
+        ));
+    }
 }

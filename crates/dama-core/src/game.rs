@@ -164,7 +164,7 @@ impl Game {
             positions: vec![start],
             moves: Vec::new(),
             counters: vec![Counters {
-                endgame_key: (rules.endgame)(&start).map(|e| e.key),
+                endgame_key: (rules.endgame)(&Material::of_any(&start)).map(|e| e.key),
                 ..Counters::default()
             }],
             draw_offer: None,
@@ -243,7 +243,7 @@ impl Game {
         let prev = *self.counters.last().expect("counters follow positions");
         let irreversible = m.is_capture() || man_moved;
         let rules = DrawRules::of(after.variant(), self.options);
-        let endgame_key = (rules.endgame)(&after).map(|e| e.key);
+        let endgame_key = (rules.endgame)(&Material::of_any(&after)).map(|e| e.key);
         let counters = Counters {
             no_capture: if m.is_capture() {
                 0
@@ -430,7 +430,7 @@ impl Game {
         if reached(rules.kings_only, c.kings_only) {
             return draw(DrawReason::KingMovesOnly);
         }
-        if let Some(limit) = (rules.endgame)(pos) {
+        if let Some(limit) = (rules.endgame)(&Material::of_any(pos)) {
             if Some(limit.key) == c.endgame_key && c.endgame_plies >= limit.plies {
                 return draw(DrawReason::Endgame);
             }
@@ -439,15 +439,43 @@ impl Game {
     }
 }
 
-/// Material of both sides: `[white men, white kings, black men, black kings]`.
-type Material = [u32; 4];
+/// What the endgame draw rules look at: the material of both sides and whether each side has
+/// a king on the long diagonal. Cheap to compute from any position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Material {
+    /// `[white men, white kings, black men, black kings]`.
+    pub counts: [u32; 4],
+    /// Whether White (index 0) and Black (index 1) have a king on the long diagonal.
+    pub long_diagonal_king: [bool; 2],
+}
 
-fn material(pos: &AnyPosition) -> Material {
-    let s = pos.setup();
-    let count = |set: crate::SquareSet| set.len() as u32;
-    let wk = count(s.white & s.kings);
-    let bk = count(s.black & s.kings);
-    [count(s.white) - wk, wk, count(s.black) - bk, bk]
+impl Material {
+    /// The material of a position whose variant is known at run time.
+    pub fn of_any(pos: &AnyPosition) -> Material {
+        crate::with_rules!(pos.variant(), R => Material::of(&pos.to_position::<R>()))
+    }
+
+    /// The material of a typed position.
+    #[inline]
+    pub fn of<R: crate::Rules>(pos: &crate::Position<R>) -> Material {
+        use crate::{Bitboard, Geometry};
+        let kings = pos.kings();
+        let side = |c: Color| {
+            let all = pos.pieces(c);
+            let k = all & kings;
+            (
+                (all & !kings).count(),
+                k.count(),
+                !(k & R::G::LONG_DIAGONAL).is_empty(),
+            )
+        };
+        let (wm, wk, wd) = side(Color::White);
+        let (bm, bk, bd) = side(Color::Black);
+        Material {
+            counts: [wm, wk, bm, bk],
+            long_diagonal_king: [wd, bd],
+        }
+    }
 }
 
 /// An endgame draw rule in force: the game is drawn after `plies` plies (one ply = one player's
@@ -472,13 +500,13 @@ pub struct DrawRules {
     pub kings_only: Option<u32>,
     /// Draw after this many plies without a capture or a crowning.
     pub no_capture_or_crowning: Option<u32>,
-    /// The endgame rule in force in a position, if any.
-    pub endgame: fn(&AnyPosition) -> Option<EndgameLimit>,
+    /// The endgame rule in force for the material on the board, if any.
+    pub endgame: fn(&Material) -> Option<EndgameLimit>,
 }
 
 /// The (men, kings) of a side that has exactly one king and nothing else facing the other
 /// side's (men, kings), if there is such a lone king.
-fn against_lone_king(m: Material) -> Option<(Color, u32, u32)> {
+fn against_lone_king(m: [u32; 4]) -> Option<(Color, u32, u32)> {
     let [wm, wk, bm, bk] = m;
     if bm == 0 && bk == 1 {
         Some((Color::White, wm, wk))
@@ -489,19 +517,19 @@ fn against_lone_king(m: Material) -> Option<(Color, u32, u32)> {
     }
 }
 
-fn material_key(m: Material) -> u64 {
+fn material_key(m: [u32; 4]) -> u64 {
     m.iter().fold(0, |k, &n| k << 8 | n as u64)
 }
 
-fn no_endgame_rule(_: &AnyPosition) -> Option<EndgameLimit> {
+fn no_endgame_rule(_: &Material) -> Option<EndgameLimit> {
     None
 }
 
 /// FMJD rules 6.3 and 6.4 (International, Brazilian, Canadian): three pieces including a king
 /// against a lone king — 16 moves each; two pieces including a king, or one king, against a
 /// lone king — 5 moves each. The count restarts only when one case turns into the other.
-fn fmjd_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
-    let (_, men, kings) = against_lone_king(material(pos))?;
+fn fmjd_endgame(m: &Material) -> Option<EndgameLimit> {
+    let (_, men, kings) = against_lone_king(m.counts)?;
     match (men, kings) {
         (m, k) if k >= 1 && m + k <= 2 => Some(EndgameLimit { plies: 10, key: 5 }),
         (m, k) if k >= 1 && m + k == 3 => Some(EndgameLimit { plies: 32, key: 16 }),
@@ -510,8 +538,8 @@ fn fmjd_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
 }
 
 /// `count` or more kings and nothing else against a lone king: drawn after `plies`.
-fn kings_against_king(pos: &AnyPosition, count: u32, plies: u32) -> Option<EndgameLimit> {
-    let m = material(pos);
+fn kings_against_king(m: &Material, count: u32, plies: u32) -> Option<EndgameLimit> {
+    let m = m.counts;
     match against_lone_king(m)? {
         (_, 0, kings) if kings >= count => Some(EndgameLimit {
             plies,
@@ -523,29 +551,21 @@ fn kings_against_king(pos: &AnyPosition, count: u32, plies: u32) -> Option<Endga
 
 /// Russian (FMJD-64 rule 7.2.4): three or more kings against a lone king must capture it by
 /// their 15th move.
-fn russian_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
-    kings_against_king(pos, 3, 30)
-}
-
-/// Whether a king of `color` stands on the long diagonal (a1–h8 of the internal board: the
-/// main road of Russian draughts, the long diagonal of Spanish and Portuguese).
-fn king_on_long_diagonal(pos: &AnyPosition, color: Color) -> bool {
-    let s = pos.setup();
-    (s.pieces(color) & s.kings)
-        .iter()
-        .any(|sq| pos.variant().coords(sq).is_some_and(|(c, r)| c == r))
+fn russian_endgame(m: &Material) -> Option<EndgameLimit> {
+    kings_against_king(m, 3, 30)
 }
 
 /// The Russian federation's draw rules (FMJD-64 rules 7.2.4–7.2.8), the option
 /// [`GameOptions::russian_official_draws`].
-fn russian_official_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
-    let m = material(pos);
+fn russian_official_endgame(material: &Material) -> Option<EndgameLimit> {
+    let m = material.counts;
     if let Some((strong, men, kings)) = against_lone_king(m) {
         if kings >= 1 && men + kings <= 2 {
             // 7.2.8: two kings, a king and a man, or a king against a king: 5 moves.
             return Some(EndgameLimit { plies: 10, key: 8 });
         }
-        if kings >= 1 && men + kings == 3 && king_on_long_diagonal(pos, !strong) {
+        // The long diagonal is a1-h8 of the internal board: the main road of Russian draughts.
+        if kings >= 1 && men + kings == 3 && material.long_diagonal_king[(!strong).index()] {
             // 7.2.7: three pieces with a king against a king holding the main road: 5 moves.
             return Some(EndgameLimit {
                 plies: 10,
@@ -553,7 +573,7 @@ fn russian_official_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
             });
         }
         if men == 0 && kings >= 3 {
-            return russian_endgame(pos);
+            return russian_endgame(material);
         }
     }
     // 7.2.6: both sides have kings and the balance does not change: 30 moves with 4 or 5
@@ -576,23 +596,23 @@ fn russian_official_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
 
 /// American pool: three kings against one must win within 13 moves (the "13-count", Black and
 /// Waters, rule 31).
-fn pool_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
-    kings_against_king(pos, 3, 26)
+fn pool_endgame(m: &Material) -> Option<EndgameLimit> {
+    kings_against_king(m, 3, 26)
 }
 
 /// Spanish and Portuguese: three kings against one, with a king of the stronger side on the
 /// long diagonal, must win within 12 moves, counted from when the diagonal is taken.
-fn iberian_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
-    let (strong, _, _) = against_lone_king(material(pos))?;
-    let limit = kings_against_king(pos, 3, 24)?;
-    king_on_long_diagonal(pos, strong).then_some(limit)
+fn iberian_endgame(m: &Material) -> Option<EndgameLimit> {
+    let (strong, _, _) = against_lone_king(m.counts)?;
+    let limit = kings_against_king(m, 3, 24)?;
+    m.long_diagonal_king[strong.index()].then_some(limit)
 }
 
 /// Frisian: two kings against one must win within 7 moves; one king against one is drawn after
 /// 2 moves each (how lidraughts applies the rule that such an ending is drawn unless one king
 /// can be taken at once).
-fn frisian_endgame(pos: &AnyPosition) -> Option<EndgameLimit> {
-    let m = material(pos);
+fn frisian_endgame(material: &Material) -> Option<EndgameLimit> {
+    let m = material.counts;
     match against_lone_king(m)? {
         (_, 0, 2) => Some(EndgameLimit {
             plies: 14,

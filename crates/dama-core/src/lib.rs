@@ -34,7 +34,8 @@ pub use any::AnyPosition;
 pub use bitboard::Bitboard;
 pub use fen::FenError;
 pub use game::{
-    DrawReason, DrawRules, EndgameLimit, Game, GameError, GameOptions, Outcome, OutcomeReason,
+    DrawReason, DrawRules, EndgameLimit, Game, GameError, GameOptions, Material, Outcome,
+    OutcomeReason,
 };
 pub use geometry::Geometry;
 pub use moves::{AnyMove, Move};

@@ -4,7 +4,7 @@
 //! bitboard; kings use per-square ray tables. Captures are found by a depth-first search per
 //! capturing piece that keeps the captured pieces on the board until the sequence ends (the
 //! Turkish-strike rule: they block, and cannot be jumped twice). Completed sequences go to a
-//! [`Sink`], which applies the variant's capture-choice rule and merges sequences that make the
+//! sink, which applies the variant's capture-choice rule and merges sequences that make the
 //! same move.
 
 use crate::bitboard::Bitboard;
@@ -188,19 +188,15 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
         }
         let bit = <Bb<R>>::single(sq);
         let enemies = self.enemies_for_men & !captured;
-        let white = self.side == Color::White;
-        let mut found = <Bb<R>>::EMPTY;
-        for (d, forward) in [
-            (dir::NE, white),
-            (dir::NW, white),
-            (dir::SE, !white),
-            (dir::SW, !white),
-        ] {
-            if R::MEN_CAPTURE_BACKWARD || forward {
-                found |= R::G::shift(R::G::shift(bit, d) & enemies, d) & self.empty;
-            }
-        }
-        !found.is_empty()
+        let jump = |d: usize| R::G::shift(R::G::shift(bit, d) & enemies, d);
+        let found = if R::MEN_CAPTURE_BACKWARD {
+            jump(dir::NE) | jump(dir::NW) | jump(dir::SE) | jump(dir::SW)
+        } else if self.side == Color::White {
+            jump(dir::NE) | jump(dir::NW)
+        } else {
+            jump(dir::SE) | jump(dir::SW)
+        };
+        !(found & self.empty).is_empty()
     }
 
     /// Continues a man's capture from `sq`; returns whether it could jump at all.
@@ -253,6 +249,84 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
     /// Continues a king's capture from `sq`; returns whether it could jump at all.
     /// `promotes` is set when the king is a man crowned during this capture.
     fn king(&mut self, sq: u32, captured: Bb<R>, first_king: u8, promotes: bool) -> bool {
+        if R::ORTHOGONAL_CAPTURES || !R::FLYING_KINGS {
+            return self.king_any(sq, captured, first_king, promotes);
+        }
+        // Flying kings on the diagonals: each direction written out, with the two directions
+        // across it, so that every ray lookup and blocker scan has a constant direction.
+        let enemies = self.enemies & !captured;
+        let mut jumped = false;
+        macro_rules! along {
+            ($d:expr, $across_a:expr, $across_b:expr) => {
+                let blockers = R::G::ray($d, sq) & self.occupied;
+                if !blockers.is_empty() {
+                    let over = first_along(blockers, $d);
+                    if enemies.has(over) {
+                        let landings = free_run::<R>(over, $d, self.occupied);
+                        if !landings.is_empty() {
+                            jumped = true;
+                            let dirs = [$d, $across_a, $across_b];
+                            self.king_took(over, dirs, landings, captured, first_king, promotes);
+                        }
+                    }
+                }
+            };
+        }
+        along!(dir::NE, dir::NW, dir::SE);
+        along!(dir::NW, dir::NE, dir::SW);
+        along!(dir::SE, dir::NE, dir::SW);
+        along!(dir::SW, dir::NW, dir::SE);
+        jumped
+    }
+
+    /// A flying king took `over` and may land on `landings`; `dirs` are the direction it went
+    /// and the two across it (going back is blocked by the piece just taken). Landing squares
+    /// from which the capture goes on are searched further; the others end the sequence, but
+    /// only if no landing square goes on.
+    #[inline(always)]
+    fn king_took(
+        &mut self,
+        over: u32,
+        dirs: [usize; 3],
+        landings: Bb<R>,
+        captured: Bb<R>,
+        first_king: u8,
+        promotes: bool,
+    ) {
+        let taken = captured | <Bb<R>>::single(over);
+        let first_king = self.first_king(first_king, over, captured.count());
+        let enemies = self.enemies & !taken;
+        let mut continued = false;
+        for land in landings.iter() {
+            let may_go_on = dirs.iter().any(|&d| self.king_can_take(land, d, enemies));
+            if may_go_on {
+                self.push(land);
+                continued |= self.king(land, taken, first_king, promotes);
+                self.pop();
+            }
+        }
+        if !continued {
+            for land in landings.iter() {
+                self.push(land);
+                self.finish(land, taken, promotes, first_king);
+                self.pop();
+            }
+        }
+    }
+
+    /// Whether a flying king on `sq` can take one of `enemies` in direction `d`.
+    #[inline(always)]
+    fn king_can_take(&self, sq: u32, d: usize, enemies: Bb<R>) -> bool {
+        let blockers = R::G::ray(d, sq) & self.occupied;
+        if blockers.is_empty() {
+            return false;
+        }
+        let over = first_along(blockers, d);
+        enemies.has(over) && R::G::next(d, over).is_some_and(|land| self.empty.has(land))
+    }
+
+    /// The king capture search for any king kind (short kings, Frisian's eight directions).
+    fn king_any(&mut self, sq: u32, captured: Bb<R>, first_king: u8, promotes: bool) -> bool {
         let dirs: &[usize] = if R::ORTHOGONAL_CAPTURES {
             &dir::ALL
         } else {
@@ -344,23 +418,21 @@ fn step<G: Geometry>(d: usize) -> i32 {
 }
 
 impl<R: Rules> Position<R> {
-    /// Runs the capture search for every piece of the side to move that may capture.
-    #[inline]
-    pub(crate) fn search_captures<S: Sink<Bb<R>>>(&self, sink: &mut S) {
+    /// The landing squares of the men's first jumps, per diagonal direction (NE, NW, SE, SW),
+    /// found for the whole board at once; `None` if the side to move certainly cannot capture.
+    /// This is the cheap test that most positions stop at.
+    #[inline(always)]
+    fn capture_candidates(&self) -> Option<[Bb<R>; 4]> {
         let us = self.side;
         let own = self.pieces[us.index()];
         let enemies = self.pieces[us.index() ^ 1];
-        let occupied = own | enemies;
-        let empty = R::G::VALID & !occupied;
+        let empty = R::G::VALID & !(own | enemies);
         let enemies_for_men = if R::MEN_CAPTURE_KINGS {
             enemies
         } else {
             enemies & !self.kings
         };
         let men = own & !self.kings;
-        let kings = own & self.kings;
-
-        // Landing squares of the men's first jumps, for the whole board at once, per direction.
         let white = us == Color::White;
         let first_jumps = |d: usize, forward: bool| {
             if R::ORTHOGONAL_CAPTURES || !(R::MEN_CAPTURE_BACKWARD || forward) {
@@ -377,9 +449,35 @@ impl<R: Rules> Position<R> {
         ];
         let any_man_jump = !(landings[0] | landings[1] | landings[2] | landings[3]).is_empty();
         let orthogonal_men = R::ORTHOGONAL_CAPTURES && !men.is_empty();
-        if !any_man_jump && kings.is_empty() && !orthogonal_men {
-            return;
+        let kings = own & self.kings;
+        (any_man_jump || !kings.is_empty() || orthogonal_men).then_some(landings)
+    }
+
+    /// Runs the capture search for every piece of the side to move that may capture.
+    #[inline]
+    pub(crate) fn search_captures<S: Sink<Bb<R>>>(&self, sink: &mut S) {
+        if let Some(landings) = self.capture_candidates() {
+            self.search_captures_from(landings, sink);
         }
+    }
+
+    /// The capture search proper, given [`Position::capture_candidates`]; kept out of line so
+    /// that the common no-capture case stays small.
+    #[inline(never)]
+    fn search_captures_from<S: Sink<Bb<R>>>(&self, landings: [Bb<R>; 4], sink: &mut S) {
+        let us = self.side;
+        let own = self.pieces[us.index()];
+        let enemies = self.pieces[us.index() ^ 1];
+        let occupied = own | enemies;
+        let empty = R::G::VALID & !occupied;
+        let enemies_for_men = if R::MEN_CAPTURE_KINGS {
+            enemies
+        } else {
+            enemies & !self.kings
+        };
+        let men = own & !self.kings;
+        let kings = own & self.kings;
+        let any_man_jump = !(landings[0] | landings[1] | landings[2] | landings[3]).is_empty();
         let mut search = Search::<R, S> {
             sink,
             empty,
@@ -444,8 +542,11 @@ impl<R: Rules> Position<R> {
     /// Appends the legal captures to `list`; returns whether there were any.
     #[inline]
     pub fn captures(&self, list: &mut Vec<Move<Bb<R>>>) -> bool {
+        let Some(landings) = self.capture_candidates() else {
+            return false;
+        };
         let before = list.len();
-        self.search_captures(&mut MoveSink::new(list, Self::DEDUP_FROM));
+        self.search_captures_from(landings, &mut MoveSink::new(list, Self::DEDUP_FROM));
         list.len() > before
     }
 

@@ -1,6 +1,7 @@
 //! Unchecked set-ups and the errors found when validating them.
 
 use crate::types::{Color, Square, SquareSet};
+use crate::variant::Variant;
 use core::fmt;
 
 /// An arrangement of pieces that has not been checked against any rules, as a FEN reader or a
@@ -62,22 +63,49 @@ pub enum PositionError {
     BadKingMoves,
 }
 
-impl fmt::Display for PositionError {
+impl PositionError {
+    /// The error with squares named as `variant` names them.
+    pub fn named(&self, variant: Variant) -> impl fmt::Display + '_ {
+        NamedError {
+            error: self,
+            variant: Some(variant),
+        }
+    }
+}
+
+struct NamedError<'a> {
+    error: &'a PositionError,
+    variant: Option<Variant>,
+}
+
+impl fmt::Display for NamedError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        let name = |sq: &Square| match self.variant {
+            Some(v) => v.square_name(*sq),
+            None => format!("#{}", sq.0),
+        };
+        match self.error {
             PositionError::NotOnBoard(sq) => {
-                write!(f, "square {} is not a playable square of this board", sq.0)
+                write!(
+                    f,
+                    "square {} is not a playable square of this board",
+                    name(sq)
+                )
             }
             PositionError::BothColors(sq) => {
-                write!(f, "square {} holds both a white and a black piece", sq.0)
+                write!(
+                    f,
+                    "square {} holds both a white and a black piece",
+                    name(sq)
+                )
             }
             PositionError::KingWithoutPiece(sq) => {
-                write!(f, "a king is marked on empty square {}", sq.0)
+                write!(f, "a king is marked on empty square {}", name(sq))
             }
             PositionError::ManOnCrowningRow { color, square } => write!(
                 f,
                 "a {color} man stands on its crowning row (square {}); it would be a king",
-                square.0
+                name(square)
             ),
             PositionError::TooManyPieces { color, count, max } => write!(
                 f,
@@ -87,6 +115,17 @@ impl fmt::Display for PositionError {
                 f.write_str("the king-move counter is out of range or names no king of that side")
             }
         }
+    }
+}
+
+impl fmt::Display for PositionError {
+    /// Squares appear as bit indices (`#n`); use [`PositionError::named`] to name them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        NamedError {
+            error: self,
+            variant: None,
+        }
+        .fmt(f)
     }
 }
 

@@ -23,7 +23,10 @@ pub enum Variant {
     Brazilian,
     /// Canadian draughts: International rules on 12x12.
     Canadian,
-    /// American pool checkers.
+    /// American pool checkers. Black moves first; a man that reaches the king row during a
+    /// capture and can jump on continues as a man and is crowned only where the capture ends
+    /// (the rule book's assumption, confirmed by the APCA "Rules of Play", rule 5, and the
+    /// APCA tournament rules, rule 7 for the first move).
     Pool,
     /// Italian draughts.
     Italian,
@@ -33,19 +36,32 @@ pub enum Variant {
     Portuguese,
     /// Czech draughts.
     Czech,
-    /// German draughts (10x10, free capture choice).
+    /// German draughts, on the rule book's 10x10 board with 20 men. The two details the rule
+    /// book marks as assumptions follow the published description (D. Parlett, *The Oxford
+    /// History of Board Games*, 1999, p. 252): the capture is freely chosen, and a man that
+    /// reaches the far row during a capture is crowned and the move ends. That description
+    /// places the game on 8x8 with 12 men; dama keeps the rule book's board.
     German,
-    /// Circassian draughts.
+    /// Circassian draughts as the rule book describes it: English rules (men forwards only,
+    /// kings one square, free choice, crowning ends the move) with Black first. No published
+    /// description could be found to confirm or refine it.
     Circassian,
-    /// 80-square draughts: Russian rules on a board 10 wide and 8 high.
+    /// 80-square draughts (N. Spantsireti, c. 1930): Russian rules on a board 10 wide and 8
+    /// high, 15 men each on the first three rows; PDN `GameType` 41 (`41,W,10,8,A0,0`).
     Spantsiretti,
-    /// Frisian draughts.
+    /// Frisian draughts, after the official rules of 2011 (FMJD): see [`crate::rules::Frisian`].
+    /// Two kings against one must win within 7 moves each, one king against one is drawn after
+    /// 2 moves each (as lidraughts applies the official rule).
     Frisian,
     /// Antidraughts: International rules, the goal reversed.
     Antidraughts,
     /// Russian giveaway (poddavki): Russian rules, the goal reversed.
     RussianGiveaway,
-    /// Diagonal Russian draughts: Russian rules from a diagonal start position.
+    /// Diagonal Russian draughts (диагональные шашки): Russian rules; White's men fill the
+    /// triangle below the long diagonal a1–h8 (c1, e1, g1, d2, f2, h2, e3, g3, f4, h4, g5,
+    /// h6), Black's the triangle above it (a3, b4, a5, c5, b6, d6, a7, c7, e7, b8, d8, f8),
+    /// and the long diagonal starts empty — the set-up published with the open-source
+    /// `hcheckers` program (`Rules/Diagonal.hs`). No federation text was found.
     DiagonalRussian,
 }
 
@@ -334,29 +350,53 @@ impl Variant {
         self.square_at(self.display_col(display_col), row)
     }
 
-    /// The square's algebraic name (`a1` is White's bottom-left corner as White sees it).
-    pub fn algebraic_name(self, sq: Square) -> Option<String> {
-        let (col, row) = self.coords(sq)?;
-        let file = (b'a' + self.display_col(col) as u8) as char;
-        Some(format!("{file}{}", row + 1))
+    /// The (file, rank) indices of internal (`col`, `row`) as the first player sees the board:
+    /// PDN 3.0 places `a1` at the bottom-left corner from the side of the player who starts, so
+    /// in English, Pool and Circassian (Black starts) `a1` is the corner White sees as `h8`.
+    fn algebraic_coords(self, col: u32, row: u32) -> (u32, u32) {
+        let b = self.board();
+        let file = self.display_col(col);
+        match self.first_player() {
+            Color::White => (file, row),
+            Color::Black => (b.width - 1 - file, b.height - 1 - row),
+        }
     }
 
-    /// The square with an algebraic name.
+    /// The square's algebraic name: `a1` is the bottom-left corner as the first player sees the
+    /// board (White in most variants; Black in English, Pool and Circassian).
+    pub fn algebraic_name(self, sq: Square) -> Option<String> {
+        let (col, row) = self.coords(sq)?;
+        let (file, rank) = self.algebraic_coords(col, row);
+        let file = (b'a' + file as u8) as char;
+        Some(format!("{file}{}", rank + 1))
+    }
+
+    /// The square with an algebraic name (see [`Variant::algebraic_name`]).
     pub fn square_from_algebraic(self, name: &str) -> Option<Square> {
         let bytes = name.as_bytes();
         let file = *bytes.first()?;
         if !file.is_ascii_lowercase() {
             return None;
         }
-        let rank: u32 = name.get(1..)?.parse().ok()?;
-        if rank == 0 || name.len() > 3 || name[1..].starts_with('0') {
+        let digits = name.get(1..)?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let display_col = (file - b'a') as u32;
-        if display_col >= self.board().width {
+        let rank: u32 = digits.parse().ok()?;
+        if rank == 0 || name.len() > 3 || digits.starts_with('0') {
             return None;
         }
-        self.square_at(self.display_col(display_col), rank - 1)
+        let b = self.board();
+        let (file, rank) = ((file - b'a') as u32, rank - 1);
+        if file >= b.width || rank >= b.height {
+            return None;
+        }
+        // The mapping from internal coordinates is its own inverse up to the mirror.
+        let (display_file, row) = match self.first_player() {
+            Color::White => (file, rank),
+            Color::Black => (b.width - 1 - file, b.height - 1 - rank),
+        };
+        self.square_at(self.display_col(display_file), row)
     }
 
     /// The square's name in the variant's notation.
@@ -523,4 +563,90 @@ macro_rules! with_rules {
             }
         }
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn number(v: Variant, name: &str) -> u32 {
+        let sq = v
+            .square_from_algebraic(name)
+            .unwrap_or_else(|| panic!("{v}: {name}"));
+        v.square_number(sq).unwrap()
+    }
+
+    /// Numbers and names as PDN 3.0's GameType attributes define them (square 1 or a1 seen
+    /// from the first player's side; see the notation crate for the general formula).
+    #[test]
+    fn pdn_numbering() {
+        use Variant::*;
+        // 20,W,10,10,N2,0: 1 = b10 (top-left), 46 = a1.
+        assert_eq!(number(International, "b10"), 1);
+        assert_eq!(number(International, "a1"), 46);
+        assert_eq!(number(International, "i1"), 50);
+        // 21,B,8,8,N1,0: from Black's side; 1 = White's b8, 29 = White's a1. Algebraic names
+        // are from Black's side too, so Black's own c3 is White's f6 = 11.
+        assert_eq!(number(English, "c3"), 11);
+        assert_eq!(number(English, "h8"), 29);
+        assert_eq!(
+            English
+                .algebraic_name(English.square_from_number(1).unwrap())
+                .unwrap(),
+            "g1"
+        );
+        // 22,W,8,8,N2,1: a1 is light; 1 = a8, 32 = h1.
+        assert_eq!(number(Italian, "a8"), 1);
+        assert_eq!(number(Italian, "h1"), 32);
+        assert!(Italian.square_from_algebraic("a1").is_none());
+        // 24,W,8,8,N1,1: 1 = h1 (bottom-right), 2 = f1, 5 = g2, 32 = a8.
+        for v in [Spanish, Portuguese] {
+            assert_eq!(number(v, "h1"), 1);
+            assert_eq!(number(v, "f1"), 2);
+            assert_eq!(number(v, "b1"), 4);
+            assert_eq!(number(v, "g2"), 5);
+            assert_eq!(number(v, "a8"), 32);
+            let white: Vec<u32> = v
+                .start_setup()
+                .white
+                .iter()
+                .map(|sq| v.square_number(sq).unwrap())
+                .collect();
+            let mut sorted = white.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (1..=12).collect::<Vec<_>>());
+        }
+        // Russian numeric equivalent as lidraughts writes it: 1 = b8, 29 = a1, 32 = g1.
+        assert_eq!(number(Russian, "b8"), 1);
+        assert_eq!(number(Russian, "a1"), 29);
+        assert_eq!(number(Russian, "g1"), 32);
+        // 27,W,12,12,N2,0 and 41,W,10,8,A0,0.
+        assert_eq!(number(Canadian, "b12"), 1);
+        assert_eq!(number(Canadian, "k1"), 72);
+        assert_eq!(Spantsiretti.game_type(), 41);
+        assert_eq!(Variant::from_game_type(41), Some(Spantsiretti));
+        assert!(Spantsiretti.square_from_algebraic("j8").is_some());
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for v in Variant::ALL {
+            let mut count = 0;
+            for sq in v.squares() {
+                let n = v.square_number(sq).unwrap();
+                assert_eq!(v.square_from_number(n), Some(sq), "{v} {n}");
+                let name = v.algebraic_name(sq).unwrap();
+                assert_eq!(v.square_from_algebraic(&name), Some(sq), "{v} {name}");
+                assert_eq!(v.parse_square(&v.square_name(sq)), Some(sq));
+                count += 1;
+            }
+            let b = v.board();
+            assert_eq!(count, b.width * b.height / 2);
+            assert!(v.square_from_number(0).is_none());
+            assert!(v.square_from_number(count + 1).is_none());
+        }
+        assert!(Variant::Russian.square_from_algebraic("a+1").is_none());
+        assert!(Variant::Russian.square_from_algebraic("a01").is_none());
+        assert!(Variant::Russian.square_from_algebraic("i1").is_none());
+    }
 }

@@ -13,6 +13,7 @@
 pub mod app;
 pub mod assets;
 pub mod computer;
+pub mod engine;
 pub mod explain;
 pub mod http;
 pub mod ids;

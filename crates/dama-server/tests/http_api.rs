@@ -207,7 +207,11 @@ async fn import_reads_pdn_and_fen() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"], "bad_import");
-    assert!(v["message"].as_str().unwrap().contains("not legal"));
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("1:4") && message.contains("c3-c5"),
+        "{message}"
+    );
     let big = "x".repeat(300 * 1024);
     let (status, _) = request(&app, "POST", "/api/import", Some(json!({"text": big}))).await;
     assert!(status.is_client_error());

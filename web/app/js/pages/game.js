@@ -227,7 +227,11 @@ export function gamePage(main, _info, id) {
     if (live.status === "finished") {
       const o = live.outcome;
       const head = o.winner ? t("end.wins", { color: t(`color.${o.winner}`) }) : t("end.draw");
-      return `${head} — ${t(`reason.${o.reason}`)}`;
+      // The side the reason is about: the loser, or in giveaway games the winner who ran out
+      // of pieces or moves.
+      const other = o.winner === "white" ? "black" : "white";
+      const about = game.variant.giveaway && (o.reason === "no_pieces" || o.reason === "no_moves") ? o.winner : other;
+      return `${head} — ${t(`reason.${o.reason}`, { color: t(`color.${about}`) })}`;
     }
     if (live.thinking) return t("status.computer_thinking");
     if (role === "both" || !role) return t("status.to_move", { color: t(`color.${live.turn}`) });
@@ -369,7 +373,7 @@ export function gamePage(main, _info, id) {
     });
     const top = flipped() ? "white" : "black";
     const bottom = top === "white" ? "black" : "white";
-    side.replaceChildren(
+    side.replaceChildren(...[
       playerBox(top, pos),
       h("div", { class: `status${live.status === "finished" ? " over" : ""}`, id: "status", role: "status" }, statusText()),
       h("div", { class: `message${message?.info ? " info" : ""}`, id: "message", role: "alert" },
@@ -390,7 +394,7 @@ export function gamePage(main, _info, id) {
       role && live.status !== "finished" ? typeBox() : null,
       actions(),
       ...shareBox(),
-    );
+    ].filter((x) => x !== null));
   }
 
   const ticker = setInterval(() => {
