@@ -2,7 +2,7 @@
 
 use crate::computer::ComputerPool;
 use crate::room::{self, Command};
-use crate::store::{Store, Writer};
+use crate::store::Store;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
@@ -15,7 +15,6 @@ pub struct AppState {
 
 struct Inner {
     store: Arc<dyn Store>,
-    writer: Writer,
     rooms: Mutex<HashMap<String, mpsc::Sender<Command>>>,
     computer: Option<Arc<ComputerPool>>,
 }
@@ -34,7 +33,6 @@ impl AppState {
     pub fn new(store: Arc<dyn Store>, computer: Option<Arc<ComputerPool>>) -> Self {
         AppState {
             inner: Arc::new(Inner {
-                writer: Writer::new(Arc::clone(&store)),
                 store,
                 rooms: Mutex::new(HashMap::new()),
                 computer,
@@ -45,11 +43,6 @@ impl AppState {
     /// The store.
     pub fn store(&self) -> Arc<dyn Store> {
         Arc::clone(&self.inner.store)
-    }
-
-    /// The store's writer thread (for appending events).
-    pub fn writer(&self) -> &Writer {
-        &self.inner.writer
     }
 
     /// The computer, if one is configured.

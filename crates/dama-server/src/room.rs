@@ -13,7 +13,7 @@ use crate::explain::Illegal;
 use crate::ids;
 use crate::protocol::{ErrorCode, EventView, ServerMsg};
 use crate::state::{ApplyError, GameState, Mode, Record, Role, Settings, Side, Status};
-use crate::store::{Append, StoreError, StoredEvent, StoredGame};
+use crate::store::{StoreError, StoredEvent, StoredGame};
 use crate::view::{clock_runs, live_view, snapshot_view, PlyView};
 use dama_core::{AnyMove, Color};
 use std::sync::Arc;
@@ -374,15 +374,18 @@ impl Room {
                 (status_after == Status::Finished).then(|| next.result_text()),
             )
         });
-        self.app
-            .writer()
-            .append(Append {
-                game: self.state.id.clone(),
-                event,
-                status: status.map(|(s, r)| (s.to_owned(), r.map(str::to_owned))),
-            })
-            .await
-            .map_err(internal)?;
+        let store = self.app.store();
+        let id = self.state.id.clone();
+        let status_owned = status.map(|(s, r)| (s.to_owned(), r.map(str::to_owned)));
+        tokio::task::spawn_blocking(move || {
+            let status = status_owned
+                .as_ref()
+                .map(|(s, r)| (s.as_str(), r.as_deref()));
+            store.append_event(&id, &event, status)
+        })
+        .await
+        .map_err(internal)?
+        .map_err(internal)?;
         // Stored: now it happened.
         self.state = next;
         if record.changes_position() {

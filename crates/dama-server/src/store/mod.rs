@@ -8,11 +8,9 @@
 
 mod memory;
 mod sqlite;
-mod writer;
 
 pub use memory::MemoryStore;
 pub use sqlite::SqliteStore;
-pub use writer::Writer;
 
 use core::fmt;
 
@@ -83,17 +81,6 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// One event to append (see [`Store::append_batch`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Append {
-    /// The game.
-    pub game: String,
-    /// The event; its `seq` must follow the game's last.
-    pub event: StoredEvent,
-    /// New status and result, if they change.
-    pub status: Option<(String, Option<String>)>,
-}
-
 /// Storage of games. Methods block; async code calls them through
 /// `tokio::task::spawn_blocking` (see [`crate::rooms`]).
 pub trait Store: Send + Sync + 'static {
@@ -121,19 +108,6 @@ pub trait Store: Send + Sync + 'static {
         event: &StoredEvent,
         status: Option<(&str, Option<&str>)>,
     ) -> Result<(), StoreError>;
-
-    /// Appends several events (of any games), each as [`Store::append_event`] would, and
-    /// returns one result per event in order. Stores that can should write them in one
-    /// transaction: the server's writer thread gathers the events of many games into one batch.
-    fn append_batch(&self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
-        batch
-            .iter()
-            .map(|a| {
-                let status = a.status.as_ref().map(|(s, r)| (s.as_str(), r.as_deref()));
-                self.append_event(&a.game, &a.event, status)
-            })
-            .collect()
-    }
 
     /// Games with a status, newest first, created at or after `since_ms`, at most `limit`.
     ///

@@ -4,7 +4,7 @@
 //! write-ahead log before the call returns, so killing the server (even with SIGKILL) loses
 //! nothing that was acknowledged; only a power cut can lose the last few commits.
 
-use super::{Append, GameSummary, Store, StoreError, StoredEvent, StoredGame};
+use super::{GameSummary, Store, StoreError, StoredEvent, StoredGame};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 use std::sync::Mutex;
@@ -95,47 +95,6 @@ fn insert_event(conn: &Connection, id: &str, event: &StoredEvent) -> Result<(), 
     }
 }
 
-/// Appends one event inside a transaction or savepoint (`conn` derefs to the connection).
-fn append_in(
-    conn: &Connection,
-    id: &str,
-    event: &StoredEvent,
-    status: Option<(&str, Option<&str>)>,
-) -> Result<(), StoreError> {
-    let tx = conn;
-    let last: Option<i64> = tx
-        .query_row(
-            "SELECT MAX(seq) FROM events WHERE game_id = ?1",
-            [id],
-            |r| r.get(0),
-        )
-        .map_err(db)?;
-    let expected = last.unwrap_or(0) as u64 + 1;
-    if event.seq != expected {
-        return Err(StoreError::Conflict {
-            game: id.to_owned(),
-            seq: event.seq,
-        });
-    }
-    let changed = match status {
-        Some((status, result)) => tx.execute(
-            "UPDATE games SET status = ?2, result = COALESCE(?3, result), updated_ms = ?4
-                 WHERE id = ?1",
-            params![id, status, result, event.at_ms],
-        ),
-        None => tx.execute(
-            "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
-            params![id, event.at_ms],
-        ),
-    }
-    .map_err(db)?;
-    if changed == 0 {
-        return Err(StoreError::NotFound(id.to_owned()));
-    }
-    insert_event(tx, id, event)?;
-    Ok(())
-}
-
 fn game_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredGame> {
     Ok(StoredGame {
         id: r.get(0)?,
@@ -220,40 +179,37 @@ impl Store for SqliteStore {
     ) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(db)?;
-        append_in(&tx, id, event, status)?;
-        tx.commit().map_err(db)
-    }
-
-    fn append_batch(&self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
-        let mut conn = self.conn();
-        let mut tx = match conn.transaction() {
-            Ok(tx) => tx,
-            Err(e) => {
-                let text = e.to_string();
-                return batch
-                    .iter()
-                    .map(|_| Err(StoreError::Database(text.clone())))
-                    .collect();
-            }
-        };
-        // Each event in its own savepoint: one refused event leaves the others in.
-        let mut results = Vec::with_capacity(batch.len());
-        for a in batch {
-            let status = a.status.as_ref().map(|(s, r)| (s.as_str(), r.as_deref()));
-            let result = tx.savepoint().map_err(db).and_then(|sp| {
-                append_in(&sp, &a.game, &a.event, status)?;
-                sp.commit().map_err(db)
+        let last: Option<i64> = tx
+            .query_row(
+                "SELECT MAX(seq) FROM events WHERE game_id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        let expected = last.unwrap_or(0) as u64 + 1;
+        if event.seq != expected {
+            return Err(StoreError::Conflict {
+                game: id.to_owned(),
+                seq: event.seq,
             });
-            results.push(result);
         }
-        if let Err(e) = tx.commit() {
-            let e = db(e);
-            return batch
-                .iter()
-                .map(|_| Err(StoreError::Database(e.to_string())))
-                .collect();
+        let changed = match status {
+            Some((status, result)) => tx.execute(
+                "UPDATE games SET status = ?2, result = COALESCE(?3, result), updated_ms = ?4
+                 WHERE id = ?1",
+                params![id, status, result, event.at_ms],
+            ),
+            None => tx.execute(
+                "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
+                params![id, event.at_ms],
+            ),
         }
-        results
+        .map_err(db)?;
+        if changed == 0 {
+            return Err(StoreError::NotFound(id.to_owned()));
+        }
+        insert_event(&tx, id, event)?;
+        tx.commit().map_err(db)
     }
 
     fn list_games(
