@@ -453,3 +453,57 @@ async fn a_restarted_server_resumes_from_sqlite() {
     server.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn move_count_draws_end_the_game() {
+    // International: two kings against one must win within 5 moves each (FMJD).
+    use dama_core::{AnyPosition, Game, Variant};
+    let app = app();
+    let server = Server::start(app.clone()).await;
+    let fen = "W:WK1,K2:BK28";
+    let (id, wt, bt) = friend_game(&app, "international", Some(fen)).await;
+    let (mut white, _) = Client::join(server.addr, &id, Some(&wt)).await;
+    let (mut black, _) = Client::join(server.addr, &id, Some(&bt)).await;
+    // Plan (depth-first) ten quiet moves that never repeat a position and never allow a
+    // capture, then play them through the server.
+    let v = Variant::International;
+    fn plan(game: &Game, line: &mut Vec<dama_core::AnyMove>) -> bool {
+        if game.is_over() {
+            return line.len() == 10;
+        }
+        for m in game.legal_moves() {
+            let mut next = game.clone();
+            next.play(&m).unwrap();
+            if m.is_capture() || next.repetitions() > 1 || next.position().must_capture() {
+                continue;
+            }
+            line.push(m);
+            if plan(&next, line) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+    let start = Game::from_position(AnyPosition::from_fen(v, fen).unwrap());
+    let mut line = Vec::new();
+    assert!(plan(&start, &mut line), "a quiet line exists");
+    let mut plies = 0;
+    for (i, m) in line.iter().enumerate() {
+        let path: Vec<String> = vec![v.square_name(m.from), v.square_name(m.to)];
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        let mover = if i % 2 == 0 { &mut white } else { &mut black };
+        let r = mover.play(&path).await;
+        assert_eq!(r["type"], "ack", "{r}");
+        let v = r["v"].as_u64().unwrap();
+        white.wait_v(v).await;
+        black.wait_v(v).await;
+        plies += 1;
+    }
+    assert_eq!(plies, 10);
+    assert_eq!(
+        white.live["outcome"],
+        json!({"winner": null, "reason": "endgame_limit"})
+    );
+    server.stop().await;
+}

@@ -1,7 +1,7 @@
 // The lobby: open challenges anyone can accept.
 import { t } from "../i18n.js";
 import { h, navigate, savedName } from "../dom.js";
-import { api, saveToken } from "../net.js";
+import { api, saveToken, tokenFor } from "../net.js";
 import { timeLabel, errorText } from "./common.js";
 
 /**
@@ -31,7 +31,9 @@ export function lobbyPage(main, _info) {
         h("td", null, timeLabel(c.time_control)),
         h("td", null, c.name || t("lobby.anonymous")),
         h("td", null, c.color ? t(`color.${c.color}`) : ""),
-        h("td", null, h("button", {
+        h("td", null, tokenFor(c.id)
+          ? h("a", { href: `/g/${c.id}`, "data-link": true }, t("lobby.yours"))
+          : h("button", {
           class: "primary",
           onclick: async () => {
             try {
