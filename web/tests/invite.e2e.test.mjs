@@ -37,13 +37,17 @@ test("a friend game by invite link, with a spectator and a server killed midway"
   const gameUrl = bob.url();
   await bob.waitForSelector('#player-black .name:has-text("(you)")');
   await alice.waitForSelector('#status:has-text("Your move")');
+  // Bob cannot move before his turn, nor White's pieces, and is told why.
+  await clickSquares(bob, "c3");
+  assert.equal(await bob.textContent("#message"), "Wait: it is your opponent's move.");
 
   // Legal destinations are highlighted when a piece is chosen.
   await clickSquares(alice, "c3");
   assert.equal(await alice.locator(".board .sq .dot").count(), 2);
   await clickSquares(alice, "d4");
   await waitForMoves(bob, 1);
-  // Bob cannot move White's pieces, and is told why.
+  await clickSquares(bob, "d4");
+  assert.equal(await bob.textContent("#message"), "That is your opponent's piece.");
   await clickSquares(bob, "f6", "e5");
   await waitForMoves(alice, 2);
 
