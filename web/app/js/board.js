@@ -63,7 +63,11 @@ export class BoardView {
     this.el.classList.toggle("no-coords", !on);
   }
 
-  /** Display column and row (0 = top) of a board coordinate. */
+  /**
+   * Display column and row (0 = top) of a board coordinate.
+   * @param {number} x
+   * @param {number} y
+   */
   place(x, y) {
     const { width, height } = this.variant;
     return this.flipped ? { col: width - 1 - x, row: y } : { col: x, row: height - 1 - y };
@@ -155,6 +159,7 @@ export class BoardView {
     if (!(cell instanceof HTMLElement)) return;
     const name = cell.dataset.sq || "";
     const start = { x: e.clientX, y: e.clientY };
+    /** @type {HTMLElement | null} */
     let ghost = null;
     let dragging = false;
     const move = (/** @type {PointerEvent} */ ev) => {

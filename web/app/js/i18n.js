@@ -87,14 +87,15 @@ export function t(key, params) {
   return format(text, params);
 }
 
-/** Sets the text of every element with data-i18n (and data-i18n-title, data-i18n-placeholder). */
+/**
+ * Sets the text of every element with data-i18n (and data-i18n-title, -placeholder, -label).
+ * @param {ParentNode} root
+ */
 export function translateStatic(root) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
-  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
-    el.placeholder = t(el.dataset.i18nPlaceholder);
-  }
-  for (const el of root.querySelectorAll("[data-i18n-label]")) {
-    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
-  }
+  /** @param {string} selector */
+  const all = (selector) => /** @type {NodeListOf<HTMLInputElement>} */ (root.querySelectorAll(selector));
+  for (const el of all("[data-i18n]")) el.textContent = t(el.dataset.i18n || "");
+  for (const el of all("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle || "");
+  for (const el of all("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder || "");
+  for (const el of all("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel || ""));
 }

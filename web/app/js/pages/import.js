@@ -69,7 +69,7 @@ export function importPage(main, info) {
       board.render({ pieces: pos.pieces, last: shown >= 0 ? game.plies[shown].path : [] });
       const go = (/** @type {number} */ i) => { shown = Math.max(-1, Math.min(game.plies.length - 1, i)); render(); };
       const tags = (game.tags || []).filter((/** @type {string[]} */ [k]) => ["White", "Black", "Event", "Date", "Result"].includes(k));
-      side.replaceChildren(
+      side.replaceChildren(...[
         h("div", { class: "status", id: "replay-status" },
           `${t(`variant.${game.variant.key}.name`)} — ${t("import.position_after", { n: shown + 1, total: game.plies.length })}`),
         tags.length ? h("div", { class: "muted" }, tags.map((/** @type {string[]} */ [k, v]) => `${k}: ${v}`).join(" · ")) : null,
@@ -98,7 +98,8 @@ export function importPage(main, info) {
             id: "play-on-local",
             onclick: () => createAndOpen({ variant: game.variant.key, mode: "local", fen: fen() },
               (e) => { error.textContent = errorText(e); }),
-          }, t("mode.local"))));
+          }, t("mode.local"))),
+      ].filter((x) => x !== null));
     };
     render();
   }
