@@ -40,8 +40,11 @@ test("Hindi from the browser's language, then Russian and English from the switc
   await page.waitForURL(/\/g\//);
   await page.waitForSelector("#status");
   assert.equal(await page.textContent("#status"), hi["status.to_move"].replace("{color}", hi["color.white"]));
-  await clickSquares(page, "c3", "d4");
+  // The first move by keyboard: arrows walk the dark squares (a1, b2, c3), Enter chooses.
+  await page.focus('.board [data-sq="a1"]');
+  for (const key of ["ArrowUp", "ArrowUp", "Enter", "ArrowUp", "Enter"]) await page.keyboard.press(key);
   await waitForMoves(page, 1);
+  assert.equal(await page.locator("#move-list button").first().textContent(), "c3-d4");
   await clickSquares(page, "f6", "e5");
   await waitForMoves(page, 2);
   await clickSquares(page, "a3");
