@@ -11,9 +11,26 @@ use serde_json::{json, Value};
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
+    /// Moves to play first, separated by spaces (e.g. "c3-d4 f6-g5"); the legal moves are
+    /// listed after them. Playing them through a game keeps state that FEN does not hold,
+    /// such as Frisian's king-move counts.
+    #[arg(long, value_name = "MOVES")]
+    play: Option<String>,
     /// Print a JSON array of moves instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// The position after playing `moves` from `start`.
+fn play_moves(start: AnyPosition, moves: &str) -> Result<AnyPosition, CliError> {
+    let mut game = dama_core::Game::from_position(start);
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let m = dama_notation::move_text::parse_move(game.position(), text)
+            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
+        game.play(&m)
+            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
+    }
+    Ok(*game.position())
 }
 
 /// A square as JSON: a number for numeric variants, a name such as "c3" for algebraic ones.
@@ -26,7 +43,10 @@ fn square_json(pos: &AnyPosition, sq: Square) -> Value {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let pos = args.position.resolve()?;
+    let mut pos = args.position.resolve()?;
+    if let Some(moves) = &args.play {
+        pos = play_moves(pos, moves)?;
+    }
     let mut moves: Vec<_> = pos
         .legal_moves()
         .into_iter()

@@ -95,6 +95,47 @@ fn moves_json_names_squares_as_the_variant_does() {
 }
 
 #[test]
+fn moves_after_played_moves_keep_frisian_king_counts() {
+    // The king on 45 makes three quiet moves in a row (45-40, 40-45, 45-40); then it is stuck
+    // while White still has a man, which a FEN of the final position could not tell.
+    let args = [
+        "moves",
+        "--variant",
+        "frisian",
+        "--fen",
+        "W:WK45,50:BK5,1",
+        "--play",
+        "45-40 5-10 40-45 10-5 45-40 5-10",
+    ];
+    let o = dama(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        !text.contains("40-"),
+        "the king on 40 may not move again:\n{text}"
+    );
+    assert!(text.contains("50-"), "the man moves:\n{text}");
+    let o = dama(&["moves", "--variant", "frisian", "--fen", "W:WK40,50:BK10,1"]);
+    assert!(
+        stdout(&o).contains("40-"),
+        "from FEN alone the king is free"
+    );
+    let o = dama(&[
+        "moves",
+        "--variant",
+        "russian",
+        "--play",
+        "c3-d4 h6-g5 d4-d5",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--play move 3 'd4-d5'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn bad_input_gives_one_line_errors() {
     let cases: &[(&[&str], &str)] = &[
         (

@@ -18,8 +18,8 @@ use crate::types::{Color, Square};
 /// has more pieces than it starts with (at most 30, on 12x12), so a path is at most 31 squares.
 pub(crate) const MAX_PATH: usize = 64;
 
-/// Marks "no king captured yet" in the Italian earliest-king rule.
-const NO_KING: u8 = u8::MAX;
+/// The Italian king-order pattern of a sequence that has taken no king yet.
+const NO_KING: u16 = 0;
 
 /// Receives completed capture sequences.
 pub(crate) trait Sink<B: Bitboard> {
@@ -111,7 +111,7 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
 
     /// Reports a completed sequence ending on `to`.
     #[inline]
-    fn finish(&mut self, to: u32, captured: Bb<R>, promotes: bool, first_king: u8) {
+    fn finish(&mut self, to: u32, captured: Bb<R>, promotes: bool, king_order: u16) {
         let count = captured.count();
         let key = match R::CHOICE {
             CaptureChoice::Free => 0,
@@ -124,7 +124,7 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                 count << 24
                     | (self.mover_is_king as u32) << 23
                     | (captured & self.enemy_kings).count() << 16
-                    | (NO_KING - first_king) as u32
+                    | king_order as u32
             }
             CaptureChoice::HighestValue => {
                 // A man is worth 100 and a king 199: more than a man, less than two men, and
@@ -138,42 +138,42 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
             .capture(self.from, to, captured, promotes, key, &self.path[..len]);
     }
 
-    /// The index of the first king taken, updated for taking `over` as capture number `index`.
+    /// Italian rule 4 (meet the kings earliest): the pattern of where kings were taken in the
+    /// sequence, bit `15 - i` for the `i`-th piece taken, updated for taking `over` as piece
+    /// number `index`. Between sequences taking as many kings, the higher pattern met a king
+    /// first (or, on a tie, the next king first). Other rules keep it at zero.
     #[inline(always)]
-    fn first_king(&self, first_king: u8, over: u32, index: u32) -> u8 {
-        if R::CHOICE == CaptureChoice::Italian
-            && first_king == NO_KING
-            && self.enemy_kings.has(over)
-        {
-            index as u8
+    fn note_king(&self, king_order: u16, over: u32, index: u32) -> u16 {
+        if R::CHOICE == CaptureChoice::Italian && self.enemy_kings.has(over) && index < 16 {
+            king_order | 1 << (15 - index)
         } else {
-            first_king
+            king_order
         }
     }
 
     /// Follows a man's jump over `over` onto `land`: goes on capturing if it can, otherwise
     /// reports the sequence (crowning as the variant says).
     #[inline(always)]
-    fn man_jumped(&mut self, over: u32, land: u32, captured: Bb<R>, first_king: u8) {
+    fn man_jumped(&mut self, over: u32, land: u32, captured: Bb<R>, king_order: u16) {
         let taken = captured | <Bb<R>>::single(over);
-        let first_king = self.first_king(first_king, over, captured.count());
+        let king_order = self.note_king(king_order, over, captured.count());
         self.push(land);
         if self.crowning_row.has(land) {
             match R::CROWNING {
                 Crowning::ContinueAsKing => {
-                    if !self.king(land, taken, first_king, true) {
-                        self.finish(land, taken, true, first_king);
+                    if !self.king(land, taken, king_order, true) {
+                        self.finish(land, taken, true, king_order);
                     }
                 }
-                Crowning::EndsMove => self.finish(land, taken, true, first_king),
+                Crowning::EndsMove => self.finish(land, taken, true, king_order),
                 Crowning::OnlyAtEnd => {
-                    if !self.man(land, taken, first_king) {
-                        self.finish(land, taken, true, first_king);
+                    if !self.man(land, taken, king_order) {
+                        self.finish(land, taken, true, king_order);
                     }
                 }
             }
-        } else if !(self.man_may_jump(land, taken) && self.man(land, taken, first_king)) {
-            self.finish(land, taken, false, first_king);
+        } else if !(self.man_may_jump(land, taken) && self.man(land, taken, king_order)) {
+            self.finish(land, taken, false, king_order);
         }
         self.pop();
     }
@@ -200,7 +200,7 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
     }
 
     /// Continues a man's capture from `sq`; returns whether it could jump at all.
-    fn man(&mut self, sq: u32, captured: Bb<R>, first_king: u8) -> bool {
+    fn man(&mut self, sq: u32, captured: Bb<R>, king_order: u16) -> bool {
         let mut jumped = false;
         if R::ORTHOGONAL_CAPTURES {
             for d in dir::ALL {
@@ -213,7 +213,7 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                 match R::G::next(d, over) {
                     Some(land) if self.empty.has(land) => {
                         jumped = true;
-                        self.man_jumped(over, land, captured, first_king);
+                        self.man_jumped(over, land, captured, king_order);
                     }
                     _ => {}
                 }
@@ -233,7 +233,7 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                         let land = R::G::shift(over, $d) & self.empty;
                         if !land.is_empty() {
                             jumped = true;
-                            self.man_jumped(over.lowest(), land.lowest(), captured, first_king);
+                            self.man_jumped(over.lowest(), land.lowest(), captured, king_order);
                         }
                     }
                 }
@@ -248,9 +248,9 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
 
     /// Continues a king's capture from `sq`; returns whether it could jump at all.
     /// `promotes` is set when the king is a man crowned during this capture.
-    fn king(&mut self, sq: u32, captured: Bb<R>, first_king: u8, promotes: bool) -> bool {
+    fn king(&mut self, sq: u32, captured: Bb<R>, king_order: u16, promotes: bool) -> bool {
         if R::ORTHOGONAL_CAPTURES || !R::FLYING_KINGS {
-            return self.king_any(sq, captured, first_king, promotes);
+            return self.king_any(sq, captured, king_order, promotes);
         }
         // Flying kings on the diagonals: each direction written out, with the two directions
         // across it, so that every ray lookup and blocker scan has a constant direction.
@@ -265,8 +265,19 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                         let landings = free_run::<R>(over, $d, self.occupied);
                         if !landings.is_empty() {
                             jumped = true;
+                            // Going back is blocked by the piece just taken: only onwards and
+                            // across can the capture go on.
                             let dirs = [$d, $across_a, $across_b];
-                            self.king_took(over, dirs, landings, captured, first_king, promotes);
+                            self.king_took(
+                                over,
+                                landings,
+                                captured,
+                                king_order,
+                                promotes,
+                                |search, land, enemies| {
+                                    dirs.iter().any(|&d| search.king_can_take(land, d, enemies))
+                                },
+                            );
                         }
                     }
                 }
@@ -279,36 +290,35 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
         jumped
     }
 
-    /// A flying king took `over` and may land on `landings`; `dirs` are the direction it went
-    /// and the two across it (going back is blocked by the piece just taken). Landing squares
-    /// from which the capture goes on are searched further; the others end the sequence, but
-    /// only if no landing square goes on.
+    /// A king took `over` and may land on `landings`. Landing squares from which the capture
+    /// goes on are searched further; the others end the sequence, but only if no landing
+    /// square goes on. `may_go_on` is a quick test that lets a landing square skip the
+    /// recursive search (it must not say `false` where a capture exists).
     #[inline(always)]
     fn king_took(
         &mut self,
         over: u32,
-        dirs: [usize; 3],
         landings: Bb<R>,
         captured: Bb<R>,
-        first_king: u8,
+        king_order: u16,
         promotes: bool,
+        may_go_on: impl Fn(&Self, u32, Bb<R>) -> bool,
     ) {
         let taken = captured | <Bb<R>>::single(over);
-        let first_king = self.first_king(first_king, over, captured.count());
+        let king_order = self.note_king(king_order, over, captured.count());
         let enemies = self.enemies & !taken;
         let mut continued = false;
         for land in landings.iter() {
-            let may_go_on = dirs.iter().any(|&d| self.king_can_take(land, d, enemies));
-            if may_go_on {
+            if may_go_on(self, land, enemies) {
                 self.push(land);
-                continued |= self.king(land, taken, first_king, promotes);
+                continued |= self.king(land, taken, king_order, promotes);
                 self.pop();
             }
         }
         if !continued {
             for land in landings.iter() {
                 self.push(land);
-                self.finish(land, taken, promotes, first_king);
+                self.finish(land, taken, promotes, king_order);
                 self.pop();
             }
         }
@@ -326,7 +336,7 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
     }
 
     /// The king capture search for any king kind (short kings, Frisian's eight directions).
-    fn king_any(&mut self, sq: u32, captured: Bb<R>, first_king: u8, promotes: bool) -> bool {
+    fn king_any(&mut self, sq: u32, captured: Bb<R>, king_order: u16, promotes: bool) -> bool {
         let dirs: &[usize] = if R::ORTHOGONAL_CAPTURES {
             &dir::ALL
         } else {
@@ -361,23 +371,9 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                 continue;
             }
             jumped = true;
-            let taken = captured | <Bb<R>>::single(over);
-            let first_king = self.first_king(first_king, over, captured.count());
-            // Where the capture can go on, it must: landing squares that end the sequence are
-            // allowed only if none of them continues it.
-            let mut continued = false;
-            for land in landings.iter() {
-                self.push(land);
-                continued |= self.king(land, taken, first_king, promotes);
-                self.pop();
-            }
-            if !continued {
-                for land in landings.iter() {
-                    self.push(land);
-                    self.finish(land, taken, promotes, first_king);
-                    self.pop();
-                }
-            }
+            self.king_took(over, landings, captured, king_order, promotes, |_, _, _| {
+                true
+            });
         }
         jumped
     }

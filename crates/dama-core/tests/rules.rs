@@ -253,6 +253,12 @@ fn italian_cascade() {
         legal(&board(v, W, &["Kd2"], &["Ke3", "g5", "c3", "Kc5"])),
         ["d2xh6"]
     );
+    // (4), continued: both sequences take a king first and two kings in all; d2xb8 meets the
+    // second king on its second jump, d2xf8 only on its third.
+    assert_eq!(
+        legal(&board(v, W, &["Kd2"], &["Ke3", "Ke5", "c7", "g5", "Kg7"])),
+        ["d2xb8"]
+    );
 }
 
 #[test]

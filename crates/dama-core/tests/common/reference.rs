@@ -321,12 +321,17 @@ pub fn legal_moves(pos: &AnyPosition) -> BTreeSet<(Square, Square, SquareSet, bo
                 Choice::MostPiecesThenKings => vec![n, kings_taken(s)],
                 Choice::KingFirst => vec![*by_king as i64],
                 Choice::Italian => {
-                    let first_king = s
-                        .captured
-                        .iter()
-                        .position(|c| b.pieces[c].1 == Role::King)
-                        .map_or(0, |i| 100 - i as i64);
-                    vec![n, *by_king as i64, kings_taken(s), first_king]
+                    // Rule 4: compare where the kings were met, first king first; a king met
+                    // earlier wins (so the positions are negated).
+                    let mut key = vec![n, *by_king as i64, kings_taken(s)];
+                    key.extend(
+                        s.captured
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, c)| b.pieces[c].1 == Role::King)
+                            .map(|(i, _)| -(i as i64)),
+                    );
+                    key
                 }
                 Choice::HighestValue => {
                     let k = kings_taken(s);
