@@ -175,14 +175,9 @@ pub async fn create_game(
         ColorChoice::Random => random_color(),
     };
     let mut settings = Settings {
-        mode: req.mode,
-        level: None,
-        computer: None,
         time_control: req.time_control,
-        invite: None,
-        rematch_of: None,
         creator: Some(creator.into()),
-        creator_name: None,
+        ..Settings::of_mode(req.mode)
     };
     match req.mode {
         Mode::Computer => {

@@ -284,16 +284,7 @@ mod tests {
             "g".into(),
             1_767_225_600_000, // 2026-01-01
             AnyPosition::start(Variant::Russian),
-            Settings {
-                mode: Mode::Friend,
-                level: None,
-                computer: None,
-                time_control: None,
-                invite: None,
-                rematch_of: None,
-                creator: None,
-                creator_name: None,
-            },
+            Settings::of_mode(Mode::Friend),
         );
         for (color, token, name) in [(Side::White, "a", "Asha"), (Side::Black, "b", "")] {
             state
@@ -329,21 +320,7 @@ mod tests {
     #[test]
     fn games_from_a_set_up_position_carry_it_and_number_from_black() {
         let start = AnyPosition::from_fen(Variant::Russian, "B:Wc3:Bf6").unwrap();
-        let mut state = GameState::new(
-            "g".into(),
-            0,
-            start,
-            Settings {
-                mode: Mode::Local,
-                level: None,
-                computer: None,
-                time_control: None,
-                invite: None,
-                rematch_of: None,
-                creator: None,
-                creator_name: None,
-            },
-        );
+        let mut state = GameState::new("g".into(), 0, start, Settings::of_mode(Mode::Local));
         for color in [Side::White, Side::Black] {
             state
                 .apply(&Record::Seated {

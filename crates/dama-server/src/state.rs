@@ -109,6 +109,22 @@ pub struct Settings {
     pub creator_name: Option<String>,
 }
 
+impl Settings {
+    /// Settings of a mode with nothing else chosen (no clock, no computer, no invite).
+    pub fn of_mode(mode: Mode) -> Self {
+        Settings {
+            mode,
+            level: None,
+            computer: None,
+            time_control: None,
+            invite: None,
+            rematch_of: None,
+            creator: None,
+            creator_name: None,
+        }
+    }
+}
+
 /// A change to a game, as stored and replayed. Squares are written as the variant names them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -635,14 +651,9 @@ mod tests {
             0,
             AnyPosition::start(Variant::Russian),
             Settings {
-                mode: Mode::Friend,
-                level: None,
-                computer: None,
-                time_control: None,
                 invite: Some("inv".into()),
-                rematch_of: None,
                 creator: Some(Side::White),
-                creator_name: None,
+                ..Settings::of_mode(Mode::Friend)
             },
         );
         for (color, token) in [(Side::White, "tw"), (Side::Black, "tb")] {
@@ -669,16 +680,7 @@ mod tests {
             "g".into(),
             0,
             AnyPosition::start(Variant::Russian),
-            Settings {
-                mode: Mode::Friend,
-                level: None,
-                computer: None,
-                time_control: None,
-                invite: None,
-                rematch_of: None,
-                creator: None,
-                creator_name: None,
-            },
+            Settings::of_mode(Mode::Friend),
         );
         assert_eq!(g.apply(&mv(&["c3", "d4"])), Err(ApplyError::NotStarted));
         let mut g2 = friend_game();
