@@ -2,6 +2,7 @@
 
 mod analyse;
 mod bench;
+mod computer;
 mod dxp;
 mod fen;
 mod hub;
@@ -10,6 +11,7 @@ mod moves;
 mod pdn;
 mod perft;
 mod position_arg;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -42,6 +44,8 @@ enum Command {
     Pdn(pdn::Args),
     /// Print the canonical FEN of a position and a diagram.
     Fen(fen::Args),
+    /// Start the web application (play in the browser).
+    Serve(serve::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -92,6 +96,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(args),
         Command::Pdn(args) => pdn::run(args),
         Command::Fen(args) => fen::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
