@@ -47,7 +47,7 @@ pub fn diagram(pos: &AnyPosition) -> String {
             out.push(' ');
             out.push(c);
         }
-        if v.naming() == Naming::Numeric {
+        if matches!(v.naming(), Naming::Numeric(_)) {
             numbers.sort_unstable();
             if let (Some(lo), Some(hi)) = (numbers.first(), numbers.last()) {
                 let _ = write!(out, "   {lo:>3}-{hi}");

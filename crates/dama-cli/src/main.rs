@@ -1,6 +1,11 @@
 //! The `dama` command.
 
+mod analyse;
+mod bench;
+mod dxp;
 mod fen;
+mod hub;
+mod matches;
 mod moves;
 mod pdn;
 mod perft;
@@ -23,6 +28,16 @@ enum Command {
     Perft(perft::Args),
     /// List the legal moves of a position.
     Moves(moves::Args),
+    /// Search a position and print the progress and the best line.
+    Analyse(analyse::Args),
+    /// Search fixed positions to fixed depths; prints total nodes (the search's signature) and speed.
+    Bench(bench::Args),
+    /// Speak the Hub protocol (version 2) as an engine on standard input and output.
+    Hub(hub::Args),
+    /// Play over DXP (TCP, port 27531) as follower (listening) or initiator (--connect).
+    Dxp(dxp::Args),
+    /// Play engine against engine (levels, Hub or DXP engines) and report score, Elo and LOS.
+    Match(matches::Args),
     /// Check or convert PDN game files.
     Pdn(pdn::Args),
     /// Print the canonical FEN of a position and a diagram.
@@ -53,16 +68,28 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // clap's message is several lines; the first one names the problem.
+            // clap's message spans several lines (problem, details, usage, hint): keep the
+            // problem and its details on one line.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("dama: {}", first.trim_start_matches("error: "));
+            let summary: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let summary = summary.join(" ");
+            eprintln!("dama: {}", summary.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
     };
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Analyse(args) => analyse::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Hub(args) => hub::run(args),
+        Command::Dxp(args) => dxp::run(args),
+        Command::Match(args) => matches::run(args),
         Command::Pdn(args) => pdn::run(args),
         Command::Fen(args) => fen::run(args),
     };

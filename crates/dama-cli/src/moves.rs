@@ -20,7 +20,7 @@ pub struct Args {
 fn square_json(pos: &AnyPosition, sq: Square) -> Value {
     let v = pos.variant();
     match v.naming() {
-        Naming::Numeric => v.square_number(sq).map_or(Value::Null, Value::from),
+        Naming::Numeric(_) => v.square_number(sq).map_or(Value::Null, Value::from),
         Naming::Algebraic => Value::from(v.square_name(sq)),
     }
 }

@@ -46,7 +46,7 @@ impl AnyPosition {
     /// A [`FenError`] if the text is not FEN or the position is impossible in the variant.
     pub fn from_fen(variant: Variant, text: &str) -> Result<Self, FenError> {
         let fen = crate::fen::parse(variant, text)?;
-        Self::new(variant, &fen.setup).map_err(FenError::Illegal)
+        Self::new(variant, &fen.setup).map_err(|error| FenError::Illegal { error, variant })
     }
 
     /// The canonical FEN.

@@ -41,6 +41,8 @@ pub trait Bitboard:
     fn lowest(self) -> u32;
     /// Index of the highest member; meaningless if empty.
     fn highest(self) -> u32;
+    /// The set without its lowest member (`x & (x - 1)`; the empty set stays empty).
+    fn without_lowest(self) -> Self;
     /// Widens to `u128` (the type used at the crate's dynamic boundary).
     fn to_u128(self) -> u128;
     /// Narrows from `u128`, dropping bits that do not fit.
@@ -85,6 +87,10 @@ macro_rules! impl_bitboard {
                 <$t>::BITS - 1 - self.leading_zeros()
             }
             #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
             fn to_u128(self) -> u128 {
                 self as u128
             }
@@ -112,7 +118,7 @@ impl<B: Bitboard> Iterator for Bits<B> {
             None
         } else {
             let index = self.0.lowest();
-            self.0 ^= B::single(index);
+            self.0 = self.0.without_lowest();
             Some(index)
         }
     }

@@ -49,7 +49,12 @@ pub enum FenError {
     /// An `H` or `F` field that is not a number.
     BadCounter(String),
     /// The pieces are readable but are not a legal position of the variant.
-    Illegal(PositionError),
+    Illegal {
+        /// What is wrong.
+        error: PositionError,
+        /// The variant the FEN was read for (to name squares in messages).
+        variant: Variant,
+    },
 }
 
 impl fmt::Display for FenError {
@@ -71,7 +76,9 @@ impl fmt::Display for FenError {
             FenError::BadRange(s) => write!(f, "bad square range '{s}'"),
             FenError::DuplicateSquare(s) => write!(f, "square {s} is listed twice"),
             FenError::BadCounter(s) => write!(f, "bad FEN counter '{s}'"),
-            FenError::Illegal(e) => write!(f, "impossible position: {e}"),
+            FenError::Illegal { error, variant } => {
+                write!(f, "impossible position: {}", error.named(*variant))
+            }
         }
     }
 }

@@ -114,9 +114,6 @@ pub struct GameOptions {
     pub wcdf_forty_moves: bool,
 }
 
-/// Material of both sides: `[white men, white kings, black men, black kings]`.
-type Material = [u32; 4];
-
 /// The counters the draw rules read, as they stand after a ply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct Counters {
@@ -124,8 +121,12 @@ struct Counters {
     no_capture: u32,
     /// Plies since the last capture or man move.
     kings_only: u32,
-    /// Plies since the material last changed.
-    same_material: u32,
+    /// Plies since the last capture or crowning.
+    no_capture_or_crowning: u32,
+    /// Identity of the endgame draw rule in force (see [`EndgameLimit::key`]).
+    endgame_key: Option<u64>,
+    /// Plies since that rule came into force.
+    endgame_plies: u32,
     /// Index in `positions` of the first position after the last irreversible move.
     reversible_from: usize,
 }
@@ -157,11 +158,15 @@ impl Game {
 
     /// A new game from a position, with options.
     pub fn with_options(start: AnyPosition, options: GameOptions) -> Self {
+        let rules = DrawRules::of(start.variant(), options);
         let mut game = Game {
             options,
             positions: vec![start],
             moves: Vec::new(),
-            counters: vec![Counters::default()],
+            counters: vec![Counters {
+                endgame_key: (rules.endgame)(&Material::of_any(&start)).map(|e| e.key),
+                ..Counters::default()
+            }],
             draw_offer: None,
             outcome: None,
         };
@@ -237,7 +242,8 @@ impl Game {
         let man_moved = before.piece_at(m.from).is_some_and(|p| p.role == Role::Man);
         let prev = *self.counters.last().expect("counters follow positions");
         let irreversible = m.is_capture() || man_moved;
-        let material_changed = material(&before) != material(&after);
+        let rules = DrawRules::of(after.variant(), self.options);
+        let endgame_key = (rules.endgame)(&Material::of_any(&after)).map(|e| e.key);
         let counters = Counters {
             no_capture: if m.is_capture() {
                 0
@@ -245,10 +251,16 @@ impl Game {
                 prev.no_capture + 1
             },
             kings_only: if irreversible { 0 } else { prev.kings_only + 1 },
-            same_material: if material_changed {
+            no_capture_or_crowning: if m.is_capture() || m.promotes {
                 0
             } else {
-                prev.same_material + 1
+                prev.no_capture_or_crowning + 1
+            },
+            endgame_key,
+            endgame_plies: if endgame_key.is_some() && endgame_key == prev.endgame_key {
+                prev.endgame_plies + 1
+            } else {
+                0
             },
             reversible_from: if irreversible {
                 self.positions.len()
@@ -409,14 +421,17 @@ impl Game {
                 reason: OutcomeReason::MoveLimit(reason),
             })
         };
-        if rules.no_capture.is_some_and(|n| c.no_capture >= n) {
+        let reached = |limit: Option<u32>, count: u32| limit.is_some_and(|n| count >= n);
+        if reached(rules.no_capture, c.no_capture)
+            || reached(rules.no_capture_or_crowning, c.no_capture_or_crowning)
+        {
             return draw(DrawReason::NoCapture);
         }
-        if rules.kings_only.is_some_and(|n| c.kings_only >= n) {
+        if reached(rules.kings_only, c.kings_only) {
             return draw(DrawReason::KingMovesOnly);
         }
-        if let Some(n) = (rules.endgame)(material(pos)) {
-            if c.same_material >= n {
+        if let Some(limit) = (rules.endgame)(&Material::of_any(pos)) {
+            if Some(limit.key) == c.endgame_key && c.endgame_plies >= limit.plies {
                 return draw(DrawReason::Endgame);
             }
         }
@@ -424,85 +439,266 @@ impl Game {
     }
 }
 
-fn material(pos: &AnyPosition) -> Material {
-    let s = pos.setup();
-    let count = |set: crate::SquareSet| set.len() as u32;
-    let wk = count(s.white & s.kings);
-    let bk = count(s.black & s.kings);
-    [count(s.white) - wk, wk, count(s.black) - bk, bk]
+/// What the endgame draw rules look at: the material of both sides and whether each side has
+/// a king on the long diagonal. Cheap to compute from any position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Material {
+    /// `[white men, white kings, black men, black kings]`.
+    pub counts: [u32; 4],
+    /// Whether White (index 0) and Black (index 1) have a king on the long diagonal.
+    pub long_diagonal_king: [bool; 2],
 }
 
-/// The move-count draw rules of a variant, in plies (one ply = one player's move).
+impl Material {
+    /// The material of a position whose variant is known at run time.
+    pub fn of_any(pos: &AnyPosition) -> Material {
+        crate::with_rules!(pos.variant(), R => Material::of(&pos.to_position::<R>()))
+    }
+
+    /// The material of a typed position.
+    #[inline]
+    pub fn of<R: crate::Rules>(pos: &crate::Position<R>) -> Material {
+        use crate::{Bitboard, Geometry};
+        let kings = pos.kings();
+        let side = |c: Color| {
+            let all = pos.pieces(c);
+            let k = all & kings;
+            (
+                (all & !kings).count(),
+                k.count(),
+                !(k & R::G::LONG_DIAGONAL).is_empty(),
+            )
+        };
+        let (wm, wk, wd) = side(Color::White);
+        let (bm, bk, bd) = side(Color::Black);
+        Material {
+            counts: [wm, wk, bm, bk],
+            long_diagonal_king: [wd, bd],
+        }
+    }
+}
+
+/// An endgame draw rule in force: the game is drawn after `plies` plies (one ply = one player's
+/// move) during which the rule stays in force with the same `key`. The count starts when the
+/// rule comes into force and restarts whenever the key changes (for instance when a capture
+/// turns one endgame into another).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameLimit {
+    /// Plies allowed.
+    pub plies: u32,
+    /// What identifies this situation; a change restarts the count.
+    pub key: u64,
+}
+
+/// The move-count draw rules of a variant, in plies (one ply = one player's move). Threefold
+/// repetition applies to every variant and is not listed here.
 #[derive(Clone, Copy, Debug)]
 pub struct DrawRules {
     /// Draw after this many plies without a capture.
     pub no_capture: Option<u32>,
     /// Draw after this many plies without a capture or a man move.
     pub kings_only: Option<u32>,
-    /// For the material on the board, the plies after which it is drawn if unchanged.
-    pub endgame: fn(Material) -> Option<u32>,
+    /// Draw after this many plies without a capture or a crowning.
+    pub no_capture_or_crowning: Option<u32>,
+    /// The endgame rule in force for the material on the board, if any.
+    pub endgame: fn(&Material) -> Option<EndgameLimit>,
 }
 
-fn no_endgame_rule(_: Material) -> Option<u32> {
-    None
-}
-
-/// FMJD rules 6.3 and 6.4: three kings, two kings and a man, or a king and two men against a
-/// lone king — 16 moves each; two kings, a king and a man, or a king against a lone king — 5
-/// moves each.
-fn fmjd_endgame(m: Material) -> Option<u32> {
-    let lone_king = |men: u32, kings: u32| men == 0 && kings == 1;
+/// The (men, kings) of a side that has exactly one king and nothing else facing the other
+/// side's (men, kings), if there is such a lone king.
+fn against_lone_king(m: [u32; 4]) -> Option<(Color, u32, u32)> {
     let [wm, wk, bm, bk] = m;
-    let strong = if lone_king(bm, bk) {
-        (wm, wk)
-    } else if lone_king(wm, wk) {
-        (bm, bk)
-    } else {
-        return None;
-    };
-    match strong {
-        (men, kings) if kings >= 1 && men + kings <= 2 => Some(10),
-        (men, kings) if kings >= 1 && men + kings == 3 => Some(32),
-        _ => None,
-    }
-}
-
-/// Russian: three or more kings against a lone king must win within 15 moves.
-fn russian_endgame(m: Material) -> Option<u32> {
-    let [wm, wk, bm, bk] = m;
-    let lone = |men: u32, kings: u32| men == 0 && kings == 1;
-    if (lone(bm, bk) && wm == 0 && wk >= 3) || (lone(wm, wk) && bm == 0 && bk >= 3) {
-        Some(30)
+    if bm == 0 && bk == 1 {
+        Some((Color::White, wm, wk))
+    } else if wm == 0 && wk == 1 {
+        Some((Color::Black, bm, bk))
     } else {
         None
     }
 }
 
+fn material_key(m: [u32; 4]) -> u64 {
+    m.iter().fold(0, |k, &n| k << 8 | n as u64)
+}
+
+fn no_endgame_rule(_: &Material) -> Option<EndgameLimit> {
+    None
+}
+
+/// FMJD rules 6.3 and 6.4 (International, Brazilian, Canadian): three pieces including a king
+/// against a lone king — 16 moves each; two pieces including a king, or one king, against a
+/// lone king — 5 moves each. The count restarts only when one case turns into the other.
+fn fmjd_endgame(m: &Material) -> Option<EndgameLimit> {
+    let (_, men, kings) = against_lone_king(m.counts)?;
+    match (men, kings) {
+        (m, k) if k >= 1 && m + k <= 2 => Some(EndgameLimit { plies: 10, key: 5 }),
+        (m, k) if k >= 1 && m + k == 3 => Some(EndgameLimit { plies: 32, key: 16 }),
+        _ => None,
+    }
+}
+
+/// `count` or more kings and nothing else against a lone king: drawn after `plies`.
+fn kings_against_king(m: &Material, count: u32, plies: u32) -> Option<EndgameLimit> {
+    let m = m.counts;
+    match against_lone_king(m)? {
+        (_, 0, kings) if kings >= count => Some(EndgameLimit {
+            plies,
+            key: material_key(m),
+        }),
+        _ => None,
+    }
+}
+
+/// Russian (FMJD-64 rule 7.2.4): three or more kings against a lone king must capture it by
+/// their 15th move.
+fn russian_endgame(m: &Material) -> Option<EndgameLimit> {
+    kings_against_king(m, 3, 30)
+}
+
+/// The Russian federation's draw rules (FMJD-64 rules 7.2.4–7.2.8), the option
+/// [`GameOptions::russian_official_draws`].
+fn russian_official_endgame(material: &Material) -> Option<EndgameLimit> {
+    let m = material.counts;
+    if let Some((strong, men, kings)) = against_lone_king(m) {
+        if kings >= 1 && men + kings <= 2 {
+            // 7.2.8: two kings, a king and a man, or a king against a king: 5 moves.
+            return Some(EndgameLimit { plies: 10, key: 8 });
+        }
+        // The long diagonal is a1-h8 of the internal board: the main road of Russian draughts.
+        if kings >= 1 && men + kings == 3 && material.long_diagonal_king[(!strong).index()] {
+            // 7.2.7: three pieces with a king against a king holding the main road: 5 moves.
+            return Some(EndgameLimit {
+                plies: 10,
+                key: 7 << 40 | material_key(m),
+            });
+        }
+        if men == 0 && kings >= 3 {
+            return russian_endgame(material);
+        }
+    }
+    // 7.2.6: both sides have kings and the balance does not change: 30 moves with 4 or 5
+    // pieces, 60 moves with 6 or 7.
+    let [wm, wk, bm, bk] = m;
+    let total = wm + wk + bm + bk;
+    if wk > 0 && bk > 0 {
+        let plies = match total {
+            4 | 5 => 60,
+            6 | 7 => 120,
+            _ => return None,
+        };
+        return Some(EndgameLimit {
+            plies,
+            key: 6 << 40 | material_key(m),
+        });
+    }
+    None
+}
+
+/// American pool: three kings against one must win within 13 moves (the "13-count", Black and
+/// Waters, rule 31).
+fn pool_endgame(m: &Material) -> Option<EndgameLimit> {
+    kings_against_king(m, 3, 26)
+}
+
+/// Spanish and Portuguese: three kings against one, with a king of the stronger side on the
+/// long diagonal, must win within 12 moves, counted from when the diagonal is taken.
+fn iberian_endgame(m: &Material) -> Option<EndgameLimit> {
+    let (strong, _, _) = against_lone_king(m.counts)?;
+    let limit = kings_against_king(m, 3, 24)?;
+    m.long_diagonal_king[strong.index()].then_some(limit)
+}
+
+/// Frisian: two kings against one must win within 7 moves; one king against one is drawn after
+/// 2 moves each (how lidraughts applies the rule that such an ending is drawn unless one king
+/// can be taken at once).
+fn frisian_endgame(material: &Material) -> Option<EndgameLimit> {
+    let m = material.counts;
+    match against_lone_king(m)? {
+        (_, 0, 2) => Some(EndgameLimit {
+            plies: 14,
+            key: material_key(m),
+        }),
+        (_, 0, 1) => Some(EndgameLimit {
+            plies: 4,
+            key: material_key(m),
+        }),
+        _ => None,
+    }
+}
+
 impl DrawRules {
-    /// The rules for a variant and options.
+    /// The rules for a variant and options. Sources: FMJD rules (International family),
+    /// FMJD-64 rules 7.2 (Russian family), WCDF rule 1.32 (English), FID technical rules
+    /// art. 10.4 (Italian: 40 moves each without capture or man move), FPD rules 3.2
+    /// (Portuguese: 20 moves each without capture or crowning; three kings against one),
+    /// FMJD brief Czech rules (15 moves without capture or man move), APCA practice (pool).
     pub fn of(variant: Variant, options: GameOptions) -> DrawRules {
         use Variant::*;
+        let none = DrawRules {
+            no_capture: None,
+            kings_only: None,
+            no_capture_or_crowning: None,
+            endgame: no_endgame_rule,
+        };
         match variant {
-            International | Brazilian | Canadian => DrawRules {
-                no_capture: None,
+            International | Brazilian | Canadian | Antidraughts => DrawRules {
                 kings_only: Some(50),
                 endgame: fmjd_endgame,
+                ..none
             },
-            Russian | DiagonalRussian | Spantsiretti => DrawRules {
-                no_capture: None,
-                kings_only: options.russian_official_draws.then_some(30),
-                endgame: russian_endgame,
+            Russian | DiagonalRussian | Spantsiretti | RussianGiveaway => {
+                if options.russian_official_draws {
+                    DrawRules {
+                        kings_only: Some(30),
+                        endgame: russian_official_endgame,
+                        ..none
+                    }
+                } else {
+                    DrawRules {
+                        endgame: russian_endgame,
+                        ..none
+                    }
+                }
+            }
+            English | Circassian => {
+                if options.wcdf_forty_moves {
+                    DrawRules {
+                        kings_only: Some(80),
+                        ..none
+                    }
+                } else {
+                    DrawRules {
+                        no_capture: Some(100),
+                        ..none
+                    }
+                }
+            }
+            Pool => DrawRules {
+                endgame: pool_endgame,
+                ..none
             },
-            English | Circassian => DrawRules {
-                no_capture: (!options.wcdf_forty_moves).then_some(100),
-                kings_only: options.wcdf_forty_moves.then_some(80),
-                endgame: no_endgame_rule,
+            Italian => DrawRules {
+                kings_only: Some(80),
+                ..none
             },
-            _ => DrawRules {
-                no_capture: None,
-                kings_only: None,
-                endgame: no_endgame_rule,
+            Spanish => DrawRules {
+                endgame: iberian_endgame,
+                ..none
             },
+            Portuguese => DrawRules {
+                no_capture_or_crowning: Some(40),
+                endgame: iberian_endgame,
+                ..none
+            },
+            Czech => DrawRules {
+                kings_only: Some(30),
+                ..none
+            },
+            Frisian => DrawRules {
+                endgame: frisian_endgame,
+                ..none
+            },
+            German => none,
         }
     }
 }

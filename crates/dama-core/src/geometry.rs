@@ -81,6 +81,9 @@ pub trait Geometry: 'static + Copy + Default + Debug + Send + Sync {
     const TOP_ROW: Self::Bb;
     /// Black's crowning row (row 0).
     const BOTTOM_ROW: Self::Bb;
+    /// The long diagonal from White's bottom-left corner (the squares with column = row),
+    /// which several draw rules refer to.
+    const LONG_DIAGONAL: Self::Bb;
 
     /// The per-square tables.
     fn tables() -> &'static Tables<Self::Bb>;
@@ -230,6 +233,16 @@ macro_rules! geometry {
             const VALID: $t = valid_mask!($t, $w, $h);
             const TOP_ROW: $t = row_mask!($t, $w, $h - 1);
             const BOTTOM_ROW: $t = row_mask!($t, $w, 0);
+            const LONG_DIAGONAL: $t = {
+                let mut m: $t = 0;
+                let mut i = 0;
+                let len = if $w < $h { $w } else { $h };
+                while i < len {
+                    m |= 1 << ((i * ($w + 1) + i) / 2);
+                    i += 1;
+                }
+                m
+            };
             #[inline(always)]
             fn tables() -> &'static Tables<$t> {
                 &$static

@@ -33,11 +33,14 @@ pub mod zobrist;
 pub use any::AnyPosition;
 pub use bitboard::Bitboard;
 pub use fen::FenError;
-pub use game::{DrawReason, Game, GameError, Outcome, OutcomeReason};
+pub use game::{
+    DrawReason, DrawRules, EndgameLimit, Game, GameError, GameOptions, Material, Outcome,
+    OutcomeReason,
+};
 pub use geometry::Geometry;
 pub use moves::{AnyMove, Move};
 pub use position::{IllegalMove, Position};
 pub use rules::Rules;
 pub use setup::{PositionError, Setup};
 pub use types::{Color, Piece, Role, Square, SquareSet};
-pub use variant::{Naming, Variant};
+pub use variant::{Corner, Naming, Variant};

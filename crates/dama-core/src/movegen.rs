@@ -4,7 +4,7 @@
 //! bitboard; kings use per-square ray tables. Captures are found by a depth-first search per
 //! capturing piece that keeps the captured pieces on the board until the sequence ends (the
 //! Turkish-strike rule: they block, and cannot be jumped twice). Completed sequences go to a
-//! [`Sink`], which applies the variant's capture-choice rule and merges sequences that make the
+//! sink, which applies the variant's capture-choice rule and merges sequences that make the
 //! same move.
 
 use crate::bitboard::Bitboard;
@@ -18,8 +18,8 @@ use crate::types::{Color, Square};
 /// has more pieces than it starts with (at most 30, on 12x12), so a path is at most 31 squares.
 pub(crate) const MAX_PATH: usize = 64;
 
-/// Marks "no king captured yet" in the Italian earliest-king rule.
-const NO_KING: u8 = u8::MAX;
+/// The Italian king-order pattern of a sequence that has taken no king yet.
+const NO_KING: u16 = 0;
 
 /// Receives completed capture sequences.
 pub(crate) trait Sink<B: Bitboard> {
@@ -111,7 +111,7 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
 
     /// Reports a completed sequence ending on `to`.
     #[inline]
-    fn finish(&mut self, to: u32, captured: Bb<R>, promotes: bool, first_king: u8) {
+    fn finish(&mut self, to: u32, captured: Bb<R>, promotes: bool, king_order: u16) {
         let count = captured.count();
         let key = match R::CHOICE {
             CaptureChoice::Free => 0,
@@ -124,12 +124,13 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                 count << 24
                     | (self.mover_is_king as u32) << 23
                     | (captured & self.enemy_kings).count() << 16
-                    | (NO_KING - first_king) as u32
+                    | king_order as u32
             }
             CaptureChoice::HighestValue => {
-                // A man is worth 2 and a king 3: more than a man, less than two men.
+                // A man is worth 100 and a king 199: more than a man, less than two men, and
+                // no number of men on a board equals a number of kings.
                 let kings = (captured & self.enemy_kings).count();
-                (2 * count + kings) << 1 | self.mover_is_king as u32
+                (100 * (count - kings) + 199 * kings) << 1 | self.mover_is_king as u32
             }
         };
         let len = self.path_len.min(MAX_PATH);
@@ -137,74 +138,205 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
             .capture(self.from, to, captured, promotes, key, &self.path[..len]);
     }
 
-    /// The index of the first king taken, updated for taking `over` as capture number `index`.
+    /// Italian rule 4 (meet the kings earliest): the pattern of where kings were taken in the
+    /// sequence, bit `15 - i` for the `i`-th piece taken, updated for taking `over` as piece
+    /// number `index`. Between sequences taking as many kings, the higher pattern met a king
+    /// first (or, on a tie, the next king first). Other rules keep it at zero.
     #[inline(always)]
-    fn first_king(&self, first_king: u8, over: u32, index: u32) -> u8 {
-        if R::CHOICE == CaptureChoice::Italian
-            && first_king == NO_KING
-            && self.enemy_kings.has(over)
-        {
-            index as u8
+    fn note_king(&self, king_order: u16, over: u32, index: u32) -> u16 {
+        if R::CHOICE == CaptureChoice::Italian && self.enemy_kings.has(over) && index < 16 {
+            king_order | 1 << (15 - index)
         } else {
-            first_king
+            king_order
         }
     }
 
-    /// Continues a man's capture from `sq`; returns whether it could jump at all.
-    fn man(&mut self, sq: u32, captured: Bb<R>, first_king: u8) -> bool {
-        let mut jumped = false;
-        let dirs: &[usize] = if R::ORTHOGONAL_CAPTURES {
-            &dir::ALL
-        } else if R::MEN_CAPTURE_BACKWARD {
-            &dir::DIAGONAL
-        } else if self.side == Color::White {
-            &[dir::NE, dir::NW]
-        } else {
-            &[dir::SE, dir::SW]
-        };
-        for &d in dirs {
-            let Some(over) = R::G::next(d, sq) else {
-                continue;
-            };
-            let over_bit = <Bb<R>>::single(over);
-            if (self.enemies_for_men & over_bit & !captured).is_empty() {
-                continue;
-            }
-            let Some(land) = R::G::next(d, over) else {
-                continue;
-            };
-            if !self.empty.has(land) {
-                continue;
-            }
-            jumped = true;
-            let taken = captured | over_bit;
-            let first_king = self.first_king(first_king, over, captured.count());
-            self.push(land);
-            if self.crowning_row.has(land) {
-                match R::CROWNING {
-                    Crowning::ContinueAsKing => {
-                        if !self.king(land, taken, first_king, true) {
-                            self.finish(land, taken, true, first_king);
-                        }
+    /// Follows a man's jump over `over` onto `land`: goes on capturing if it can, otherwise
+    /// reports the sequence (crowning as the variant says).
+    #[inline(always)]
+    fn man_jumped(&mut self, over: u32, land: u32, captured: Bb<R>, king_order: u16) {
+        let taken = captured | <Bb<R>>::single(over);
+        let king_order = self.note_king(king_order, over, captured.count());
+        self.push(land);
+        if self.crowning_row.has(land) {
+            match R::CROWNING {
+                Crowning::ContinueAsKing => {
+                    if !self.king(land, taken, king_order, true) {
+                        self.finish(land, taken, true, king_order);
                     }
-                    Crowning::EndsMove => self.finish(land, taken, true, first_king),
-                    Crowning::OnlyAtEnd => {
-                        if !self.man(land, taken, first_king) {
-                            self.finish(land, taken, true, first_king);
+                }
+                Crowning::EndsMove => self.finish(land, taken, true, king_order),
+                Crowning::OnlyAtEnd => {
+                    if !self.man(land, taken, king_order) {
+                        self.finish(land, taken, true, king_order);
+                    }
+                }
+            }
+        } else if !(self.man_may_jump(land, taken) && self.man(land, taken, king_order)) {
+            self.finish(land, taken, false, king_order);
+        }
+        self.pop();
+    }
+
+    /// A quick test, without recursion, of whether a man on `sq` may have a diagonal jump; a
+    /// `true` is confirmed by [`Search::man`]. Most first jumps end at once, and this keeps them
+    /// from paying for a recursive call.
+    #[inline(always)]
+    fn man_may_jump(&self, sq: u32, captured: Bb<R>) -> bool {
+        if R::ORTHOGONAL_CAPTURES {
+            return true;
+        }
+        let bit = <Bb<R>>::single(sq);
+        let enemies = self.enemies_for_men & !captured;
+        let jump = |d: usize| R::G::shift(R::G::shift(bit, d) & enemies, d);
+        let found = if R::MEN_CAPTURE_BACKWARD {
+            jump(dir::NE) | jump(dir::NW) | jump(dir::SE) | jump(dir::SW)
+        } else if self.side == Color::White {
+            jump(dir::NE) | jump(dir::NW)
+        } else {
+            jump(dir::SE) | jump(dir::SW)
+        };
+        !(found & self.empty).is_empty()
+    }
+
+    /// Continues a man's capture from `sq`; returns whether it could jump at all.
+    fn man(&mut self, sq: u32, captured: Bb<R>, king_order: u16) -> bool {
+        let mut jumped = false;
+        if R::ORTHOGONAL_CAPTURES {
+            for d in dir::ALL {
+                let Some(over) = R::G::next(d, sq) else {
+                    continue;
+                };
+                if !(self.enemies_for_men & !captured).has(over) {
+                    continue;
+                }
+                match R::G::next(d, over) {
+                    Some(land) if self.empty.has(land) => {
+                        jumped = true;
+                        self.man_jumped(over, land, captured, king_order);
+                    }
+                    _ => {}
+                }
+            }
+            return jumped;
+        }
+        // Diagonal jumps with single-bit shifts; each direction written out so that every
+        // shift is a constant.
+        let bit = <Bb<R>>::single(sq);
+        let enemies = self.enemies_for_men & !captured;
+        let white = self.side == Color::White;
+        macro_rules! try_dir {
+            ($d:expr, $forward:expr) => {
+                if R::MEN_CAPTURE_BACKWARD || $forward {
+                    let over = R::G::shift(bit, $d) & enemies;
+                    if !over.is_empty() {
+                        let land = R::G::shift(over, $d) & self.empty;
+                        if !land.is_empty() {
+                            jumped = true;
+                            self.man_jumped(over.lowest(), land.lowest(), captured, king_order);
                         }
                     }
                 }
-            } else if !self.man(land, taken, first_king) {
-                self.finish(land, taken, false, first_king);
-            }
-            self.pop();
+            };
         }
+        try_dir!(dir::NE, white);
+        try_dir!(dir::NW, white);
+        try_dir!(dir::SE, !white);
+        try_dir!(dir::SW, !white);
         jumped
     }
 
     /// Continues a king's capture from `sq`; returns whether it could jump at all.
     /// `promotes` is set when the king is a man crowned during this capture.
-    fn king(&mut self, sq: u32, captured: Bb<R>, first_king: u8, promotes: bool) -> bool {
+    fn king(&mut self, sq: u32, captured: Bb<R>, king_order: u16, promotes: bool) -> bool {
+        if R::ORTHOGONAL_CAPTURES || !R::FLYING_KINGS {
+            return self.king_any(sq, captured, king_order, promotes);
+        }
+        // Flying kings on the diagonals: each direction written out, with the two directions
+        // across it, so that every ray lookup and blocker scan has a constant direction.
+        let enemies = self.enemies & !captured;
+        let mut jumped = false;
+        macro_rules! along {
+            ($d:expr, $across_a:expr, $across_b:expr) => {
+                let blockers = R::G::ray($d, sq) & self.occupied;
+                if !blockers.is_empty() {
+                    let over = first_along(blockers, $d);
+                    if enemies.has(over) {
+                        let landings = free_run::<R>(over, $d, self.occupied);
+                        if !landings.is_empty() {
+                            jumped = true;
+                            // Going back is blocked by the piece just taken: only onwards and
+                            // across can the capture go on.
+                            let dirs = [$d, $across_a, $across_b];
+                            self.king_took(
+                                over,
+                                landings,
+                                captured,
+                                king_order,
+                                promotes,
+                                |search, land, enemies| {
+                                    dirs.iter().any(|&d| search.king_can_take(land, d, enemies))
+                                },
+                            );
+                        }
+                    }
+                }
+            };
+        }
+        along!(dir::NE, dir::NW, dir::SE);
+        along!(dir::NW, dir::NE, dir::SW);
+        along!(dir::SE, dir::NE, dir::SW);
+        along!(dir::SW, dir::NW, dir::SE);
+        jumped
+    }
+
+    /// A king took `over` and may land on `landings`. Landing squares from which the capture
+    /// goes on are searched further; the others end the sequence, but only if no landing
+    /// square goes on. `may_go_on` is a quick test that lets a landing square skip the
+    /// recursive search (it must not say `false` where a capture exists).
+    #[inline(always)]
+    fn king_took(
+        &mut self,
+        over: u32,
+        landings: Bb<R>,
+        captured: Bb<R>,
+        king_order: u16,
+        promotes: bool,
+        may_go_on: impl Fn(&Self, u32, Bb<R>) -> bool,
+    ) {
+        let taken = captured | <Bb<R>>::single(over);
+        let king_order = self.note_king(king_order, over, captured.count());
+        let enemies = self.enemies & !taken;
+        let mut continued = false;
+        for land in landings.iter() {
+            if may_go_on(self, land, enemies) {
+                self.push(land);
+                continued |= self.king(land, taken, king_order, promotes);
+                self.pop();
+            }
+        }
+        if !continued {
+            for land in landings.iter() {
+                self.push(land);
+                self.finish(land, taken, promotes, king_order);
+                self.pop();
+            }
+        }
+    }
+
+    /// Whether a flying king on `sq` can take one of `enemies` in direction `d`.
+    #[inline(always)]
+    fn king_can_take(&self, sq: u32, d: usize, enemies: Bb<R>) -> bool {
+        let blockers = R::G::ray(d, sq) & self.occupied;
+        if blockers.is_empty() {
+            return false;
+        }
+        let over = first_along(blockers, d);
+        enemies.has(over) && R::G::next(d, over).is_some_and(|land| self.empty.has(land))
+    }
+
+    /// The king capture search for any king kind (short kings, Frisian's eight directions).
+    fn king_any(&mut self, sq: u32, captured: Bb<R>, king_order: u16, promotes: bool) -> bool {
         let dirs: &[usize] = if R::ORTHOGONAL_CAPTURES {
             &dir::ALL
         } else {
@@ -239,23 +371,9 @@ impl<R: Rules, S: Sink<Bb<R>>> Search<'_, R, S> {
                 continue;
             }
             jumped = true;
-            let taken = captured | <Bb<R>>::single(over);
-            let first_king = self.first_king(first_king, over, captured.count());
-            // Where the capture can go on, it must: landing squares that end the sequence are
-            // allowed only if none of them continues it.
-            let mut continued = false;
-            for land in landings.iter() {
-                self.push(land);
-                continued |= self.king(land, taken, first_king, promotes);
-                self.pop();
-            }
-            if !continued {
-                for land in landings.iter() {
-                    self.push(land);
-                    self.finish(land, taken, promotes, first_king);
-                    self.pop();
-                }
-            }
+            self.king_took(over, landings, captured, king_order, promotes, |_, _, _| {
+                true
+            });
         }
         jumped
     }
@@ -296,30 +414,58 @@ fn step<G: Geometry>(d: usize) -> i32 {
 }
 
 impl<R: Rules> Position<R> {
+    /// The landing squares of the men's first jumps, per diagonal direction (NE, NW, SE, SW),
+    /// found for the whole board at once; `None` if the side to move certainly cannot capture.
+    /// This is the cheap test that most positions stop at.
     #[inline(always)]
-    fn forward(&self) -> [usize; 2] {
-        match self.side {
-            Color::White => [dir::NE, dir::NW],
-            Color::Black => [dir::SE, dir::SW],
-        }
-    }
-
-    /// Whether the side to move may make a quiet king move now (Frisian limits them).
-    #[inline(always)]
-    fn kings_may_move_quietly(&self) -> bool {
-        R::KING_MOVE_LIMIT == 0
-            || self.king_moves[self.side.index()] < R::KING_MOVE_LIMIT
-            || self.men(self.side).is_empty()
+    fn capture_candidates(&self) -> Option<[Bb<R>; 4]> {
+        let us = self.side;
+        let own = self.pieces[us.index()];
+        let enemies = self.pieces[us.index() ^ 1];
+        let empty = R::G::VALID & !(own | enemies);
+        let enemies_for_men = if R::MEN_CAPTURE_KINGS {
+            enemies
+        } else {
+            enemies & !self.kings
+        };
+        let men = own & !self.kings;
+        let white = us == Color::White;
+        let first_jumps = |d: usize, forward: bool| {
+            if R::ORTHOGONAL_CAPTURES || !(R::MEN_CAPTURE_BACKWARD || forward) {
+                <Bb<R>>::EMPTY
+            } else {
+                R::G::shift(R::G::shift(men, d) & enemies_for_men, d) & empty
+            }
+        };
+        let landings = [
+            first_jumps(dir::NE, white),
+            first_jumps(dir::NW, white),
+            first_jumps(dir::SE, !white),
+            first_jumps(dir::SW, !white),
+        ];
+        let any_man_jump = !(landings[0] | landings[1] | landings[2] | landings[3]).is_empty();
+        let orthogonal_men = R::ORTHOGONAL_CAPTURES && !men.is_empty();
+        let kings = own & self.kings;
+        (any_man_jump || !kings.is_empty() || orthogonal_men).then_some(landings)
     }
 
     /// Runs the capture search for every piece of the side to move that may capture.
+    #[inline]
     pub(crate) fn search_captures<S: Sink<Bb<R>>>(&self, sink: &mut S) {
+        if let Some(landings) = self.capture_candidates() {
+            self.search_captures_from(landings, sink);
+        }
+    }
+
+    /// The capture search proper, given [`Position::capture_candidates`]; kept out of line so
+    /// that the common no-capture case stays small.
+    #[inline(never)]
+    fn search_captures_from<S: Sink<Bb<R>>>(&self, landings: [Bb<R>; 4], sink: &mut S) {
         let us = self.side;
         let own = self.pieces[us.index()];
         let enemies = self.pieces[us.index() ^ 1];
         let occupied = own | enemies;
         let empty = R::G::VALID & !occupied;
-        let enemy_kings = enemies & self.kings;
         let enemies_for_men = if R::MEN_CAPTURE_KINGS {
             enemies
         } else {
@@ -327,37 +473,14 @@ impl<R: Rules> Position<R> {
         };
         let men = own & !self.kings;
         let kings = own & self.kings;
-
-        // Men that have a diagonal jump, found for the whole board at once.
-        let mut jumpers = <Bb<R>>::EMPTY;
-        if R::ORTHOGONAL_CAPTURES {
-            jumpers = men;
-        } else {
-            let dirs: &[usize] = if R::MEN_CAPTURE_BACKWARD {
-                &dir::DIAGONAL
-            } else if us == Color::White {
-                &[dir::NE, dir::NW]
-            } else {
-                &[dir::SE, dir::SW]
-            };
-            for &d in dirs {
-                let landing = R::G::shift(R::G::shift(men, d) & enemies_for_men, d) & empty;
-                if !landing.is_empty() {
-                    let back = opposite(d);
-                    jumpers |= R::G::shift(R::G::shift(landing, back), back);
-                }
-            }
-        }
-        if jumpers.is_empty() && kings.is_empty() {
-            return;
-        }
+        let any_man_jump = !(landings[0] | landings[1] | landings[2] | landings[3]).is_empty();
         let mut search = Search::<R, S> {
             sink,
             empty,
             occupied,
             enemies,
             enemies_for_men,
-            enemy_kings,
+            enemy_kings: enemies & self.kings,
             crowning_row: Self::crowning_row(us),
             side: us,
             from: 0,
@@ -365,23 +488,39 @@ impl<R: Rules> Position<R> {
             path: [0; MAX_PATH],
             path_len: 0,
         };
-        for from in jumpers.iter() {
+        let start = |search: &mut Search<R, S>, from: u32| {
             let bit = <Bb<R>>::single(from);
             search.from = from;
             search.empty = empty | bit;
             search.occupied = occupied & !bit;
             search.path_len = 0;
             search.push(from);
-            search.man(from, <Bb<R>>::EMPTY, NO_KING);
+        };
+        if R::ORTHOGONAL_CAPTURES {
+            for from in men.iter() {
+                start(&mut search, from);
+                search.man(from, <Bb<R>>::EMPTY, NO_KING);
+            }
+        } else if any_man_jump {
+            // One loop per direction, so that the step is a constant.
+            macro_rules! first_jumps_along {
+                ($i:expr, $d:expr) => {
+                    let delta = step::<R::G>($d);
+                    for land in landings[$i].iter() {
+                        let over = (land as i32 - delta) as u32;
+                        start(&mut search, (over as i32 - delta) as u32);
+                        search.man_jumped(over, land, <Bb<R>>::EMPTY, NO_KING);
+                    }
+                };
+            }
+            first_jumps_along!(0, dir::NE);
+            first_jumps_along!(1, dir::NW);
+            first_jumps_along!(2, dir::SE);
+            first_jumps_along!(3, dir::SW);
         }
         search.mover_is_king = true;
         for from in kings.iter() {
-            let bit = <Bb<R>>::single(from);
-            search.from = from;
-            search.empty = empty | bit;
-            search.occupied = occupied & !bit;
-            search.path_len = 0;
-            search.push(from);
+            start(&mut search, from);
             search.king(from, <Bb<R>>::EMPTY, NO_KING, false);
         }
     }
@@ -399,8 +538,11 @@ impl<R: Rules> Position<R> {
     /// Appends the legal captures to `list`; returns whether there were any.
     #[inline]
     pub fn captures(&self, list: &mut Vec<Move<Bb<R>>>) -> bool {
+        let Some(landings) = self.capture_candidates() else {
+            return false;
+        };
         let before = list.len();
-        self.search_captures(&mut MoveSink::new(list, Self::DEDUP_FROM));
+        self.search_captures_from(landings, &mut MoveSink::new(list, Self::DEDUP_FROM));
         list.len() > before
     }
 
@@ -411,46 +553,59 @@ impl<R: Rules> Position<R> {
         let empty = R::G::VALID & !self.occupied();
         let men = own & !self.kings;
         let crown = Self::crowning_row(us);
-        for d in self.forward() {
-            let delta = step::<R::G>(d);
-            for to in (R::G::shift(men, d) & empty).iter() {
-                list.push(Move {
-                    from: (to as i32 - delta) as u8,
-                    to: to as u8,
-                    promotes: crown.has(to),
-                    captured: <Bb<R>>::EMPTY,
-                });
-            }
-        }
-        if !self.kings_may_move_quietly() {
-            return;
-        }
-        let kings = own & self.kings;
-        if R::FLYING_KINGS {
-            for from in kings.iter() {
-                for d in dir::DIAGONAL {
-                    for to in free_run::<R>(from, d, !empty).iter() {
-                        list.push(Move {
-                            from: from as u8,
-                            to: to as u8,
-                            promotes: false,
-                            captured: <Bb<R>>::EMPTY,
-                        });
-                    }
-                }
-            }
-        } else {
-            for d in dir::DIAGONAL {
-                let delta = step::<R::G>(d);
-                for to in (R::G::shift(kings, d) & empty).iter() {
+        // Steps of a whole set in one constant direction.
+        macro_rules! steps {
+            ($pieces:expr, $d:expr, $crown:expr) => {
+                let delta = step::<R::G>($d);
+                for to in (R::G::shift($pieces, $d) & empty).iter() {
                     list.push(Move {
                         from: (to as i32 - delta) as u8,
                         to: to as u8,
-                        promotes: false,
+                        promotes: $crown.has(to),
                         captured: <Bb<R>>::EMPTY,
                     });
                 }
+            };
+        }
+        match us {
+            Color::White => {
+                steps!(men, dir::NE, crown);
+                steps!(men, dir::NW, crown);
             }
+            Color::Black => {
+                steps!(men, dir::SE, crown);
+                steps!(men, dir::SW, crown);
+            }
+        }
+        let kings = own & self.kings & !self.blocked_kings();
+        if kings.is_empty() {
+            return;
+        }
+        if R::FLYING_KINGS {
+            for from in kings.iter() {
+                macro_rules! slides {
+                    ($d:expr) => {
+                        for to in free_run::<R>(from, $d, !empty).iter() {
+                            list.push(Move {
+                                from: from as u8,
+                                to: to as u8,
+                                promotes: false,
+                                captured: <Bb<R>>::EMPTY,
+                            });
+                        }
+                    };
+                }
+                slides!(dir::NE);
+                slides!(dir::NW);
+                slides!(dir::SE);
+                slides!(dir::SW);
+            }
+        } else {
+            let no_crown = <Bb<R>>::EMPTY;
+            steps!(kings, dir::NE, no_crown);
+            steps!(kings, dir::NW, no_crown);
+            steps!(kings, dir::SE, no_crown);
+            steps!(kings, dir::SW, no_crown);
         }
     }
 
@@ -462,20 +617,26 @@ impl<R: Rules> Position<R> {
         let occupied = self.occupied();
         let empty = R::G::VALID & !occupied;
         let men = own & !self.kings;
-        let [a, b] = self.forward();
-        let mut n = (R::G::shift(men, a) & empty).count() + (R::G::shift(men, b) & empty).count();
+        let count = |d: usize, pieces: Bb<R>| (R::G::shift(pieces, d) & empty).count();
+        let mut n = match us {
+            Color::White => count(dir::NE, men) + count(dir::NW, men),
+            Color::Black => count(dir::SE, men) + count(dir::SW, men),
+        };
         let kings = own & self.kings;
-        if !kings.is_empty() && self.kings_may_move_quietly() {
+        if !kings.is_empty() {
+            let kings = kings & !self.blocked_kings();
             if R::FLYING_KINGS {
                 for from in kings.iter() {
-                    for d in dir::DIAGONAL {
-                        n += free_run::<R>(from, d, occupied).count();
-                    }
+                    n += free_run::<R>(from, dir::NE, occupied).count()
+                        + free_run::<R>(from, dir::NW, occupied).count()
+                        + free_run::<R>(from, dir::SE, occupied).count()
+                        + free_run::<R>(from, dir::SW, occupied).count();
                 }
             } else {
-                for d in dir::DIAGONAL {
-                    n += (R::G::shift(kings, d) & empty).count();
-                }
+                n += count(dir::NE, kings)
+                    + count(dir::NW, kings)
+                    + count(dir::SE, kings)
+                    + count(dir::SW, kings);
             }
         }
         n as usize
@@ -568,15 +729,5 @@ impl<B: Bitboard> Sink<B> for PathSink<B> {
             self.paths
                 .push((key, path.iter().map(|&s| Square(s)).collect()));
         }
-    }
-}
-
-#[inline(always)]
-const fn opposite(d: usize) -> usize {
-    match d {
-        dir::NE => dir::SW,
-        dir::NW => dir::SE,
-        dir::SE => dir::NW,
-        _ => dir::NE,
     }
 }

@@ -1,7 +1,7 @@
 //! Validated positions, generic over a rule set.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, NO_SQUARE};
 use crate::moves::Move;
 use crate::rules::Rules;
 use crate::setup::{PositionError, Setup};
@@ -20,8 +20,10 @@ pub struct Position<R: Rules> {
     pub(crate) pieces: [Bb<R>; 2],
     pub(crate) kings: Bb<R>,
     pub(crate) side: Color,
-    /// Quiet king moves in a row, per side (Frisian only; zero otherwise).
+    /// Frisian three-move rule, per side: quiet moves in a row by the last-moved king...
     pub(crate) king_moves: [u8; 2],
+    /// ...and that king's square ([`NO_SQUARE`] if unknown). Unused (zero, none) elsewhere.
+    pub(crate) moved_king: [u8; 2],
     pub(crate) hash: u64,
     _rules: PhantomData<R>,
 }
@@ -40,6 +42,7 @@ impl<R: Rules> PartialEq for Position<R> {
             && self.kings == other.kings
             && self.side == other.side
             && self.king_moves == other.king_moves
+            && self.moved_king == other.moved_king
     }
 }
 impl<R: Rules> Eq for Position<R> {}
@@ -138,8 +141,15 @@ impl<R: Rules> Position<R> {
                 });
             }
         }
-        if setup.king_moves.iter().any(|&n| n > R::KING_MOVE_LIMIT) {
-            return Err(PositionError::BadCounter);
+        for color in Color::BOTH {
+            let i = color.index();
+            let kings_of_side = setup.pieces(color) & setup.kings;
+            if setup.king_moves[i] > R::KING_MOVE_LIMIT
+                || setup.moved_king[i]
+                    .is_some_and(|sq| R::KING_MOVE_LIMIT == 0 || !kings_of_side.contains(sq))
+            {
+                return Err(PositionError::BadKingMoves);
+            }
         }
         let mut pos = Self::from_parts(setup, 0);
         pos.hash = pos.compute_hash();
@@ -157,6 +167,7 @@ impl<R: Rules> Position<R> {
             kings: Bb::<R>::from_u128(setup.kings.0),
             side: setup.side_to_move,
             king_moves: setup.king_moves,
+            moved_king: setup.moved_king.map(|sq| sq.map_or(NO_SQUARE, |s| s.0)),
             hash,
             _rules: PhantomData,
         }
@@ -170,6 +181,9 @@ impl<R: Rules> Position<R> {
             kings: SquareSet(self.kings.to_u128()),
             side_to_move: self.side,
             king_moves: self.king_moves,
+            moved_king: self
+                .moved_king
+                .map(|sq| (sq != NO_SQUARE).then_some(Square(sq))),
         }
     }
 
@@ -203,9 +217,31 @@ impl<R: Rules> Position<R> {
         self.pieces[0] | self.pieces[1]
     }
 
-    /// Quiet king moves in a row made by `color` (Frisian; zero in other variants).
-    pub fn king_moves(&self, color: Color) -> u8 {
-        self.king_moves[color.index()]
+    /// Frisian three-move rule: quiet moves in a row made by `color`'s last-moved king, and
+    /// that king's square (zero and `None` in other variants).
+    pub fn king_moves(&self, color: Color) -> (u8, Option<Square>) {
+        let sq = self.moved_king[color.index()];
+        (
+            self.king_moves[color.index()],
+            (sq != NO_SQUARE).then_some(Square(sq)),
+        )
+    }
+
+    /// Kings of the side to move that may not make a quiet move now (Frisian: the king that
+    /// made three quiet moves in a row while its side still has men).
+    #[inline(always)]
+    pub(crate) fn blocked_kings(&self) -> Bb<R> {
+        let us = self.side.index();
+        if R::KING_MOVE_LIMIT == 0
+            || self.king_moves[us] < R::KING_MOVE_LIMIT
+            || self.men(self.side).is_empty()
+        {
+            <Bb<R>>::EMPTY
+        } else if self.moved_king[us] == NO_SQUARE {
+            self.pieces[us] & self.kings
+        } else {
+            <Bb<R>>::single(self.moved_king[us] as u32)
+        }
     }
 
     /// The piece on a square.
@@ -242,7 +278,8 @@ impl<R: Rules> Position<R> {
                 h ^= zobrist::piece(color.index(), self.kings.has(sq), sq);
             }
             if R::KING_MOVE_LIMIT > 0 {
-                h ^= zobrist::COUNTER[color.index() * 8 + self.king_moves[color.index()] as usize];
+                h ^= zobrist::COUNTER[color.index() * 8 + self.king_moves[color.index()] as usize]
+                    ^ zobrist::moved_king(color.index(), self.moved_king[color.index()]);
             }
         }
         if self.side == Color::Black {
@@ -289,19 +326,41 @@ impl<R: Rules> Position<R> {
         hash ^= zobrist::piece(us, was_king, m.from as u32)
             ^ zobrist::piece(us, was_king || m.promotes, m.to as u32);
         if R::KING_MOVE_LIMIT > 0 {
-            let before = self.king_moves[us];
-            let after = if was_king && m.captured.is_empty() && !self.men(self.side).is_empty() {
-                before + 1
-            } else {
-                0
-            };
-            next.king_moves[us] = after;
-            hash ^= zobrist::COUNTER[us * 8 + before as usize]
-                ^ zobrist::COUNTER[us * 8 + after as usize];
+            hash ^= next.update_king_moves(self, m, was_king);
         }
         next.side = !self.side;
         next.hash = hash;
         next
+    }
+
+    /// Frisian three-move rule bookkeeping after `m` was played from `before`; returns the
+    /// hash change. A quiet move of the same king counts on; any other move clears the mover's
+    /// count; a side left without men has no count.
+    #[inline(never)]
+    fn update_king_moves(&mut self, before: &Self, m: &Move<Bb<R>>, was_king: bool) -> u64 {
+        let us = before.side.index();
+        let them = us ^ 1;
+        let old_key = |p: &Self, c: usize| {
+            zobrist::COUNTER[c * 8 + p.king_moves[c] as usize]
+                ^ zobrist::moved_king(c, p.moved_king[c])
+        };
+        let mut delta = old_key(before, us) ^ old_key(before, them);
+        let quiet_king_move = was_king && m.captured.is_empty();
+        if quiet_king_move && !self.men(before.side).is_empty() {
+            let same_king = before.moved_king[us] == NO_SQUARE || before.moved_king[us] == m.from;
+            let count = if same_king { before.king_moves[us] } else { 0 };
+            self.king_moves[us] = (count + 1).min(R::KING_MOVE_LIMIT);
+            self.moved_king[us] = m.to;
+        } else {
+            self.king_moves[us] = 0;
+            self.moved_king[us] = NO_SQUARE;
+        }
+        if self.men(!before.side).is_empty() {
+            self.king_moves[them] = 0;
+            self.moved_king[them] = NO_SQUARE;
+        }
+        delta ^= old_key(self, us) ^ old_key(self, them);
+        delta
     }
 
     /// Plays `m` if it is legal here.

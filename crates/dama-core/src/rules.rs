@@ -23,8 +23,8 @@ pub enum CaptureChoice {
     /// The Italian cascade: most pieces, then capturing with a king, then most kings, then the
     /// sequence that meets a king earliest.
     Italian,
-    /// Frisian: the highest value (a king is worth more than a man and less than two men), then
-    /// capturing with a king.
+    /// Frisian: the highest value — a king is worth more than a man and less than two men
+    /// (counted as 199 against 100) — then capturing with a king.
     HighestValue,
 }
 
@@ -130,8 +130,9 @@ rules!(
 );
 
 rules!(
-    /// English / American checkers (and Circassian): men forwards only, kings one square in all
-    /// four directions, free choice, crowning ends the move.
+    /// English / American checkers (and Circassian, whose rule-book description — men forwards
+    /// only, short kings, free choice, crowning ends the move — is the same): kings move one
+    /// square in all four directions.
     English: Board8x8 {
         men_capture_backward: false,
         flying_kings: false,
@@ -183,8 +184,9 @@ rules!(
 );
 
 rules!(
-    /// American pool checkers: men capture backwards, flying kings, free choice, crowning only
-    /// where the move ends.
+    /// American pool checkers (APCA rules of play): men capture backwards, flying kings, free
+    /// choice; a man that reaches the king row during a capture and can jump on continues as a
+    /// man and is crowned only if the capture ends there (APCA "Rules of Play", rule 5).
     Pool: Board8x8 {
         men_capture_backward: true,
         flying_kings: true,
@@ -227,19 +229,27 @@ rules!(
 );
 
 rules!(
-    /// German draughts: 10x10, men capture backwards, flying kings, free choice, crowned during a
-    /// capture as in Russian.
+    /// German draughts (Damenspiel) on the board the project's rule book gives (10x10, 20 men):
+    /// men capture backwards, flying kings, free choice of capture, and a man that reaches the
+    /// far row during a capture is crowned and the move ends. The last two details are marked
+    /// as assumptions in the rule book; published descriptions (D. Parlett, *The Oxford History
+    /// of Board Games*, 1999, p. 252, as encoded in Ludii's `Damenspiel.lud`) give free choice
+    /// and crowning that ends the move — they also describe an 8x8 board with 12 men.
     German: Board10x10 {
         men_capture_backward: true,
         flying_kings: true,
         choice: CaptureChoice::Free,
-        crowning: Crowning::ContinueAsKing,
+        crowning: Crowning::EndsMove,
     }
 );
 
 rules!(
-    /// Frisian draughts: 10x10, diagonal and orthogonal captures, capture of the highest value,
-    /// kings limited to three quiet moves in a row while the side has men.
+    /// Frisian draughts (official rules of 2011; FMJD): 10x10, men and kings also capture along
+    /// files and ranks (over the next playable square, i.e. two squares away), kings move only
+    /// diagonally, the capture of the highest value is compulsory (a king is worth more than
+    /// one man and less than two), on equal value a king must capture, a man is crowned only
+    /// where its move ends, and while a side has men the same king may make at most three quiet
+    /// moves in a row.
     Frisian: Board10x10 {
         men_capture_backward: true,
         flying_kings: true,

@@ -1,6 +1,7 @@
 //! Unchecked set-ups and the errors found when validating them.
 
 use crate::types::{Color, Square, SquareSet};
+use crate::variant::Variant;
 use core::fmt;
 
 /// An arrangement of pieces that has not been checked against any rules, as a FEN reader or a
@@ -16,8 +17,11 @@ pub struct Setup {
     pub kings: SquareSet,
     /// The side to move.
     pub side_to_move: Color,
-    /// Quiet king moves each side has made in a row (only Frisian uses it), by colour index.
+    /// Frisian's three-move rule, by colour index: how many quiet moves in a row the side's
+    /// last-moved king has made (0 in other variants).
     pub king_moves: [u8; 2],
+    /// Frisian: the square of the king those moves were made with, if known.
+    pub moved_king: [Option<Square>; 2],
 }
 
 impl Setup {
@@ -55,33 +59,73 @@ pub enum PositionError {
         /// Pieces the side starts with.
         max: usize,
     },
-    /// A counter that is out of range for the variant (Frisian king moves).
-    BadCounter,
+    /// Frisian king-move counter out of range, or naming a square without that side's king.
+    BadKingMoves,
 }
 
-impl fmt::Display for PositionError {
+impl PositionError {
+    /// The error with squares named as `variant` names them.
+    pub fn named(&self, variant: Variant) -> impl fmt::Display + '_ {
+        NamedError {
+            error: self,
+            variant: Some(variant),
+        }
+    }
+}
+
+struct NamedError<'a> {
+    error: &'a PositionError,
+    variant: Option<Variant>,
+}
+
+impl fmt::Display for NamedError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        let name = |sq: &Square| match self.variant {
+            Some(v) => v.square_name(*sq),
+            None => format!("#{}", sq.0),
+        };
+        match self.error {
             PositionError::NotOnBoard(sq) => {
-                write!(f, "square {} is not a playable square of this board", sq.0)
+                write!(
+                    f,
+                    "square {} is not a playable square of this board",
+                    name(sq)
+                )
             }
             PositionError::BothColors(sq) => {
-                write!(f, "square {} holds both a white and a black piece", sq.0)
+                write!(
+                    f,
+                    "square {} holds both a white and a black piece",
+                    name(sq)
+                )
             }
             PositionError::KingWithoutPiece(sq) => {
-                write!(f, "a king is marked on empty square {}", sq.0)
+                write!(f, "a king is marked on empty square {}", name(sq))
             }
             PositionError::ManOnCrowningRow { color, square } => write!(
                 f,
                 "a {color} man stands on its crowning row (square {}); it would be a king",
-                square.0
+                name(square)
             ),
             PositionError::TooManyPieces { color, count, max } => write!(
                 f,
                 "{color} has {count} pieces but a side starts with only {max}"
             ),
-            PositionError::BadCounter => f.write_str("a move counter is out of range"),
+            PositionError::BadKingMoves => {
+                f.write_str("the king-move counter is out of range or names no king of that side")
+            }
         }
+    }
+}
+
+impl fmt::Display for PositionError {
+    /// Squares appear as bit indices (`#n`); use [`PositionError::named`] to name them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        NamedError {
+            error: self,
+            variant: None,
+        }
+        .fmt(f)
     }
 }
 

@@ -23,7 +23,10 @@ pub enum Variant {
     Brazilian,
     /// Canadian draughts: International rules on 12x12.
     Canadian,
-    /// American pool checkers.
+    /// American pool checkers. Black moves first; a man that reaches the king row during a
+    /// capture and can jump on continues as a man and is crowned only where the capture ends
+    /// (the rule book's assumption, confirmed by the APCA "Rules of Play", rule 5, and the
+    /// APCA tournament rules, rule 7 for the first move).
     Pool,
     /// Italian draughts.
     Italian,
@@ -33,33 +36,56 @@ pub enum Variant {
     Portuguese,
     /// Czech draughts.
     Czech,
-    /// German draughts (10x10, free capture choice).
+    /// German draughts, on the rule book's 10x10 board with 20 men. The two details the rule
+    /// book marks as assumptions follow the published description (D. Parlett, *The Oxford
+    /// History of Board Games*, 1999, p. 252): the capture is freely chosen, and a man that
+    /// reaches the far row during a capture is crowned and the move ends. That description
+    /// places the game on 8x8 with 12 men; dama keeps the rule book's board.
     German,
-    /// Circassian draughts.
+    /// Circassian draughts as the rule book describes it: English rules (men forwards only,
+    /// kings one square, free choice, crowning ends the move) with Black first. No published
+    /// description could be found to confirm or refine it.
     Circassian,
-    /// 80-square draughts: Russian rules on a board 10 wide and 8 high.
+    /// 80-square draughts (N. Spantsireti, c. 1930): Russian rules on a board 10 wide and 8
+    /// high, 15 men each on the first three rows; PDN `GameType` 41 (`41,W,10,8,A0,0`).
     Spantsiretti,
-    /// Frisian draughts.
+    /// Frisian draughts, after the official rules of 2011 (FMJD): see [`crate::rules::Frisian`].
+    /// Two kings against one must win within 7 moves each, one king against one is drawn after
+    /// 2 moves each (as lidraughts applies the official rule).
     Frisian,
     /// Antidraughts: International rules, the goal reversed.
     Antidraughts,
     /// Russian giveaway (poddavki): Russian rules, the goal reversed.
     RussianGiveaway,
-    /// Diagonal Russian draughts: Russian rules from a diagonal start position.
+    /// Diagonal Russian draughts (диагональные шашки): Russian rules; White's men fill the
+    /// triangle below the long diagonal a1–h8 (c1, e1, g1, d2, f2, h2, e3, g3, f4, h4, g5,
+    /// h6), Black's the triangle above it (a3, b4, a5, c5, b6, d6, a7, c7, e7, b8, d8, f8),
+    /// and the long diagonal starts empty — the set-up published with the open-source
+    /// `hcheckers` program (`Rules/Diagonal.hs`). No federation text was found.
     DiagonalRussian,
 }
 
-/// How a variant names its squares.
+/// How a variant names its squares (PDN 3.0, the notation field of the `GameType` tag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Naming {
-    /// Files `a`, `b`, … and ranks `1`, `2`, … (Russian, Brazilian, Czech).
+    /// Files `a`, `b`, … from White's left and ranks `1`, `2`, … from White's side (PDN `A0`:
+    /// Russian, Brazilian, Czech, 80-square).
     Algebraic,
-    /// Numbers `1`, `2`, … over the playable squares, row by row, as PDN 3.0's `GameType`
-    /// defines them: square 1 is the top-left playable square as White sees the board and
-    /// numbers run left to right, then down (International, English, Italian, …), except in
-    /// Spanish and Portuguese, where square 1 is White's bottom-right playable square and
-    /// numbers run right to left, then up (`24,W,8,8,N1,1`).
-    Numeric,
+    /// Numbers `1`, `2`, … over the playable squares, row by row from the given corner, as White
+    /// sees the board.
+    Numeric(Corner),
+}
+
+/// The corner numeric notation starts from, as White sees the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corner {
+    /// Square 1 is the first playable square of the row farthest from White, counting from
+    /// White's left; numbers run left to right, then down (PDN `N2`, and `N1` seen from Black:
+    /// International, English, Italian, Canadian, Frisian).
+    TopLeft,
+    /// Square 1 is the first playable square of White's first row counting from White's right;
+    /// numbers run right to left, then up (PDN `N1` seen from White: Spanish, Portuguese).
+    BottomRight,
 }
 
 /// Description of a variant's board as the players see it.
@@ -161,8 +187,8 @@ impl Variant {
         }
     }
 
-    /// The PDN `GameType` number. Numbers 20–41 are the PDN standard's (41 is Spantsiretti, the
-    /// 80-square game); 98 is the one lidraughts uses for antidraughts; 91–95 are dama's own
+    /// The PDN `GameType` number. Numbers 20–41 are the PDN 3.0 standard's (41 is
+    /// Spantsiretti); 98 is the one lidraughts uses for antidraughts; 91–95 are dama's own
     /// (German 91, Circassian 92, Russian giveaway 94, diagonal Russian 95).
     pub const fn game_type(self) -> u8 {
         match self {
@@ -219,7 +245,7 @@ impl Variant {
         }
     }
 
-    /// How squares are named.
+    /// How squares are named (PDN 3.0 `GameType` notation field).
     pub const fn naming(self) -> Naming {
         match self {
             Variant::Russian
@@ -228,7 +254,17 @@ impl Variant {
             | Variant::RussianGiveaway
             | Variant::DiagonalRussian
             | Variant::Spantsiretti => Naming::Algebraic,
-            _ => Naming::Numeric,
+            Variant::Spanish | Variant::Portuguese => Naming::Numeric(Corner::BottomRight),
+            _ => Naming::Numeric(Corner::TopLeft),
+        }
+    }
+
+    /// The corner numeric names start from (for algebraic variants, the numbering other
+    /// programs use in FEN: top-left, as lidraughts does for Russian).
+    pub const fn numbering_corner(self) -> Corner {
+        match self.naming() {
+            Naming::Numeric(corner) => corner,
+            Naming::Algebraic => Corner::TopLeft,
         }
     }
 
@@ -276,22 +312,15 @@ impl Variant {
         }
     }
 
-    /// Whether numbers run from White's bottom-right square (Spanish, Portuguese: PDN
-    /// `N1,1`) instead of from the top-left one.
-    const fn numbers_from_bottom(self) -> bool {
-        matches!(self, Variant::Spanish | Variant::Portuguese)
-    }
-
     /// The square's number in numeric notation (1-based), whatever the variant's usual naming.
     pub fn square_number(self, sq: Square) -> Option<u32> {
         let (col, row) = self.coords(sq)?;
         let b = self.board();
-        let from_top = b.height - 1 - row;
-        let n = from_top * (b.width / 2) + self.display_col(col) / 2 + 1;
-        Some(if self.numbers_from_bottom() {
-            b.width / 2 * b.height + 1 - n
-        } else {
-            n
+        let per_row = b.width / 2;
+        let display_col = self.display_col(col);
+        Some(match self.numbering_corner() {
+            Corner::TopLeft => (b.height - 1 - row) * per_row + display_col / 2 + 1,
+            Corner::BottomRight => row * per_row + (b.width - 1 - display_col) / 2 + 1,
         })
     }
 
@@ -302,21 +331,22 @@ impl Variant {
         if n == 0 || n > per_row * b.height {
             return None;
         }
-        let n = if self.numbers_from_bottom() {
-            per_row * b.height + 1 - n
-        } else {
-            n
-        };
-        let from_top = (n - 1) / per_row;
-        let row = b.height - 1 - from_top;
+        let row_index = (n - 1) / per_row;
         let index = (n - 1) % per_row;
+        let row = match self.numbering_corner() {
+            Corner::TopLeft => b.height - 1 - row_index,
+            Corner::BottomRight => row_index,
+        };
         // The playable display columns of this row are those with the right parity.
         let parity = if b.mirrored {
             (row + b.width - 1) % 2
         } else {
             row % 2
         };
-        let display_col = 2 * index + parity;
+        let display_col = match self.numbering_corner() {
+            Corner::TopLeft => 2 * index + parity,
+            Corner::BottomRight => b.width - 1 - (2 * index + (b.width - 1 - parity) % 2),
+        };
         self.square_at(self.display_col(display_col), row)
     }
 
@@ -373,7 +403,7 @@ impl Variant {
     pub fn square_name(self, sq: Square) -> String {
         match self.naming() {
             Naming::Algebraic => self.algebraic_name(sq),
-            Naming::Numeric => self.square_number(sq).map(|n| n.to_string()),
+            Naming::Numeric(_) => self.square_number(sq).map(|n| n.to_string()),
         }
         .unwrap_or_else(|| format!("?{}", sq.0))
     }

@@ -13,11 +13,11 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (next, z ^ (z >> 31))
 }
 
-const fn build() -> ([[u64; TABLE_LEN]; 4], u64, [u64; 16]) {
-    let mut keys = [[0u64; TABLE_LEN]; 4];
+const fn build() -> ([[u64; TABLE_LEN]; 6], u64, [u64; 16]) {
+    let mut keys = [[0u64; TABLE_LEN]; 6];
     let mut state = 0x6461_6d61_2064_7261; // "dama dra"
     let mut kind = 0;
-    while kind < 4 {
+    while kind < 6 {
         let mut sq = 0;
         while sq < TABLE_LEN {
             let (s, k) = splitmix64(state);
@@ -32,6 +32,10 @@ const fn build() -> ([[u64; TABLE_LEN]; 4], u64, [u64; 16]) {
     let mut counters = [0u64; 16];
     let mut i = 0;
     while i < 16 {
+        if i % 8 == 0 {
+            i += 1;
+            continue;
+        }
         let (s, k) = splitmix64(state);
         state = s;
         counters[i] = k;
@@ -40,18 +44,29 @@ const fn build() -> ([[u64; TABLE_LEN]; 4], u64, [u64; 16]) {
     (keys, side, counters)
 }
 
-const ALL: ([[u64; TABLE_LEN]; 4], u64, [u64; 16]) = build();
+const ALL: ([[u64; TABLE_LEN]; 6], u64, [u64; 16]) = build();
 
-/// `PIECE[kind][square]`, kind = colour * 2 + (1 if king).
-pub static PIECE: [[u64; TABLE_LEN]; 4] = ALL.0;
+/// `PIECE[kind][square]`, kind = colour * 2 + (1 if king); kinds 4 and 5 mark the square of
+/// White's and Black's last-moved king (Frisian three-move rule).
+pub static PIECE: [[u64; TABLE_LEN]; 6] = ALL.0;
 /// Xored in when Black is to move.
 pub const BLACK_TO_MOVE: u64 = ALL.1;
 /// Keys for small per-side counters that change the legal moves (Frisian king moves):
-/// `COUNTER[color * 8 + value]`.
+/// `COUNTER[color * 8 + value]`; value 0 has key 0 so that other variants hash nothing.
 pub static COUNTER: [u64; 16] = ALL.2;
 
 /// The key of a piece of colour index `color` (0 White, 1 Black) on `square`.
 #[inline(always)]
 pub fn piece(color: usize, king: bool, square: u32) -> u64 {
     PIECE[color * 2 + king as usize][square as usize & (TABLE_LEN - 1)]
+}
+
+/// The key of colour `color`'s last-moved king standing on `square` (Frisian).
+#[inline(always)]
+pub fn moved_king(color: usize, square: u8) -> u64 {
+    if square as usize >= TABLE_LEN {
+        0
+    } else {
+        PIECE[4 + color][square as usize]
+    }
 }

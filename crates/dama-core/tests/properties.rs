@@ -100,7 +100,14 @@ fn random_setup(variant: Variant, rng: &mut Rng, density: usize) -> Option<AnyPo
         }
     }
     if variant == Variant::Frisian {
-        setup.king_moves = [rng.below(4) as u8, rng.below(4) as u8];
+        for color in Color::BOTH {
+            let kings: Vec<_> = (setup.pieces(color) & setup.kings).iter().collect();
+            let i = color.index();
+            setup.king_moves[i] = rng.below(4) as u8;
+            if !kings.is_empty() && rng.below(3) > 0 {
+                setup.moved_king[i] = Some(kings[rng.below(kings.len())]);
+            }
+        }
     }
     AnyPosition::new(variant, &setup).ok()
 }
@@ -160,6 +167,33 @@ proptest! {
         let mut rng = Rng(seed | 1);
         if let Some(pos) = random_setup(variant, &mut rng, density) {
             check_position(&pos);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Any text: an error or a position, never a panic.
+    #[test]
+    fn fen_reader_never_panics(variant_index in 0..Variant::ALL.len(), text in "[WBKwb?:,.0-9a-lHF -]{0,60}") {
+        let variant = Variant::ALL[variant_index];
+        let _ = AnyPosition::from_fen(variant, &text);
+    }
+
+    /// Canonical FEN reads back as the same position.
+    #[test]
+    fn fen_round_trip(variant_index in 0..Variant::ALL.len(), seed in any::<u64>(), density in 5usize..60) {
+        let variant = Variant::ALL[variant_index];
+        let mut rng = Rng(seed | 1);
+        if let Some(pos) = random_setup(variant, &mut rng, density) {
+            let text = pos.fen();
+            let back = AnyPosition::from_fen(variant, &text).unwrap();
+            // The Frisian king-move counters are not part of FEN.
+            prop_assert_eq!(back.setup().white, pos.setup().white);
+            prop_assert_eq!(back.setup().black, pos.setup().black);
+            prop_assert_eq!(back.setup().kings, pos.setup().kings);
+            prop_assert_eq!(back.side_to_move(), pos.side_to_move());
         }
     }
 }

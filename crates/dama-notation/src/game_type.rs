@@ -61,7 +61,7 @@ impl Layout {
     pub fn standard(variant: Variant) -> Layout {
         let notation = match variant.naming() {
             Naming::Algebraic => Notation::Algebraic,
-            Naming::Numeric => Notation::Numeric,
+            Naming::Numeric(_) => Notation::Numeric,
         };
         Layout::with_notation(variant, notation)
     }

@@ -46,7 +46,11 @@ fn rules(v: Variant) -> Rules {
         king_move_limit: 0,
     };
     match v {
-        Russian | RussianGiveaway | DiagonalRussian | Spantsiretti | German => base,
+        Russian | RussianGiveaway | DiagonalRussian | Spantsiretti => base,
+        German => Rules {
+            crown: Crown::Ends,
+            ..base
+        },
         English | Circassian => Rules {
             men_back: false,
             flying: false,
@@ -317,16 +321,21 @@ pub fn legal_moves(pos: &AnyPosition) -> BTreeSet<(Square, Square, SquareSet, bo
                 Choice::MostPiecesThenKings => vec![n, kings_taken(s)],
                 Choice::KingFirst => vec![*by_king as i64],
                 Choice::Italian => {
-                    let first_king = s
-                        .captured
-                        .iter()
-                        .position(|c| b.pieces[c].1 == Role::King)
-                        .map_or(0, |i| 100 - i as i64);
-                    vec![n, *by_king as i64, kings_taken(s), first_king]
+                    // Rule 4: compare where the kings were met, first king first; a king met
+                    // earlier wins (so the positions are negated).
+                    let mut key = vec![n, *by_king as i64, kings_taken(s)];
+                    key.extend(
+                        s.captured
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, c)| b.pieces[c].1 == Role::King)
+                            .map(|(i, _)| -(i as i64)),
+                    );
+                    key
                 }
                 Choice::HighestValue => {
                     let k = kings_taken(s);
-                    vec![2 * (n - k) + 3 * k, *by_king as i64]
+                    vec![100 * (n - k) + 199 * k, *by_king as i64]
                 }
             }
         };
@@ -338,11 +347,16 @@ pub fn legal_moves(pos: &AnyPosition) -> BTreeSet<(Square, Square, SquareSet, bo
         }
         return result;
     }
+    // Frisian: the king that made three quiet moves in a row (every king, if which one is not
+    // known) may not make a fourth while its side has men.
     let king_moves = pos.setup().king_moves[color.index()];
+    let moved_king = pos.setup().moved_king[color.index()];
     let has_men = mine.iter().any(|(_, role)| *role == Role::Man);
     for &(cell, role) in &mine {
         let king = role == Role::King;
-        if king && r.king_move_limit > 0 && has_men && king_moves >= r.king_move_limit {
+        let this_king = moved_king.is_none_or(|sq| sq == b.square(cell));
+        if king && r.king_move_limit > 0 && has_men && king_moves >= r.king_move_limit && this_king
+        {
             continue;
         }
         for (dc, dr) in DIAGONALS {

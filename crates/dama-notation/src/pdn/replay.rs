@@ -206,26 +206,6 @@ fn start_of(variant: Variant) -> AnyPosition {
         .unwrap_or_else(|| AnyPosition::start(variant))
 }
 
-/// A FEN error with squares named as the variant names them.
-fn fen_message(variant: Variant, e: &FenError) -> String {
-    use dama_core::PositionError as P;
-    let name = |sq: dama_core::Square| variant.square_name(sq);
-    match e {
-        FenError::Illegal(P::ManOnCrowningRow { color, square }) => format!(
-            "impossible position: a {color} man stands on its crowning row (square {}); it \
-             would be a king",
-            name(*square)
-        ),
-        FenError::Illegal(P::BothColors(sq)) => {
-            format!(
-                "impossible position: square {} holds both colours",
-                name(*sq)
-            )
-        }
-        other => other.to_string(),
-    }
-}
-
 fn start_position(
     game: &Game,
     variant: Variant,
@@ -240,11 +220,11 @@ fn start_position(
         Some(text) => {
             let bad = |e: FenError| ReplayError {
                 pos: game.pos,
-                kind: Box::new(ReplayErrorKind::BadFen(e.clone(), fen_message(variant, &e))),
+                kind: Box::new(ReplayErrorKind::BadFen(e.clone(), e.to_string())),
             };
             let fen = crate::fen::parse(variant, text).map_err(bad)?;
-            let pos =
-                AnyPosition::new(variant, &fen.setup).map_err(|e| bad(FenError::Illegal(e)))?;
+            let pos = AnyPosition::new(variant, &fen.setup)
+                .map_err(|error| bad(FenError::Illegal { error, variant }))?;
             Ok((pos, fen.side_unknown))
         }
     }
@@ -408,11 +388,11 @@ fn replay_line<R: Rules>(
                     .unwrap_or(text.trim());
                 let bad = |e: FenError| ReplayError {
                     pos: *at,
-                    kind: Box::new(ReplayErrorKind::BadFen(e.clone(), fen_message(variant, &e))),
+                    kind: Box::new(ReplayErrorKind::BadFen(e.clone(), e.to_string())),
                 };
                 let fen = crate::fen::parse(variant, fen_text).map_err(bad)?;
-                pos =
-                    Position::<R>::from_setup(&fen.setup).map_err(|e| bad(FenError::Illegal(e)))?;
+                pos = Position::<R>::from_setup(&fen.setup)
+                    .map_err(|error| bad(FenError::Illegal { error, variant }))?;
                 before = pos;
             }
             _ => {}

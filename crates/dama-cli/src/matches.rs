@@ -1,0 +1,902 @@
+//! `dama match`: engine against engine. Players are in-process levels or external engines
+//! speaking Hub or DXP, started as subprocesses. Each opening is played twice with colours
+//! reversed; games are written as PDN; the score, the Elo difference with its 95% error bars
+//! and the likelihood of superiority are printed as the match goes.
+
+use crate::analyse::line_text;
+use crate::CliError;
+use dama_core::{AnyMove, AnyPosition, Color, Game, Variant};
+use dama_engine::{Engine, EngineOptions, Level, Limits};
+use dama_notation::write_move;
+use dama_protocol::dxp::{Connection, Message};
+use dama_protocol::hub::HubClient;
+use dama_protocol::squares::{board_string, find_move, MoveText};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Options of `dama match`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// First player: `level:N` (dama at level N), `hub:COMMAND` (a Hub engine, e.g.
+    /// "hub:/opt/scan/scan hub") or `dxp:PORT:COMMAND` (a DXP follower started with COMMAND
+    /// that listens on PORT).
+    #[arg(long)]
+    first: String,
+    /// Second player, in the same form.
+    #[arg(long)]
+    second: String,
+    /// Variant.
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: String,
+    /// Openings: a file with one FEN per line (bare or in a PDN `[FEN "..."]` tag), a JSON
+    /// file whose string values are FENs, or lines of numeric moves from the start. Without
+    /// it, the start position.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Number of games (each opening is played twice, colours reversed).
+    #[arg(long, short = 'n', default_value_t = 2)]
+    games: u32,
+    /// Skip this many openings of the file first.
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
+    /// Time control "BASE+INC" in seconds per game (e.g. 10+0.1).
+    #[arg(long)]
+    tc: Option<String>,
+    /// Seconds per move (used when no --tc is given).
+    #[arg(long, default_value_t = 0.1)]
+    movetime: f64,
+    /// Fixed depth per move for dama players (instead of time).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed nodes per move for dama players (instead of time).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Threads of each dama player.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table of each dama player, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Write the games to this PDN file.
+    #[arg(long)]
+    pdn: Option<PathBuf>,
+    /// Hub parameters for Hub players, NAME=VALUE (repeatable).
+    #[arg(long = "hub-param")]
+    hub_params: Vec<String>,
+}
+
+/// How long a move may take: a fixed time, a clock, or a depth/node budget.
+#[derive(Clone, Copy, Debug)]
+enum TimeControl {
+    PerMove(Duration),
+    Clock { base: Duration, inc: Duration },
+}
+
+/// A participant in the match.
+trait Player {
+    fn name(&self) -> String;
+    fn new_game(
+        &mut self,
+        start: &AnyPosition,
+        color: Color,
+        tc: TimeControl,
+    ) -> Result<(), String>;
+    /// The move for the side to move of `game`; `clock` is the remaining time and increment.
+    fn think(
+        &mut self,
+        game: &Game,
+        clock: Option<(Duration, Duration)>,
+    ) -> Result<AnyMove, String>;
+    fn game_over(&mut self, _game: &Game, _winner: Option<Color>, _color: Color) {}
+}
+
+struct Internal {
+    engine: Engine,
+    level: Level,
+    fixed: Option<Limits>,
+    per_move: Duration,
+}
+
+impl Player for Internal {
+    fn name(&self) -> String {
+        format!("dama level {}", self.level)
+    }
+    fn new_game(&mut self, _: &AnyPosition, _: Color, _: TimeControl) -> Result<(), String> {
+        self.engine.new_game();
+        Ok(())
+    }
+    fn think(
+        &mut self,
+        game: &Game,
+        clock: Option<(Duration, Duration)>,
+    ) -> Result<AnyMove, String> {
+        self.engine.set_game(game);
+        let limits = match (self.fixed, clock) {
+            (Some(l), _) => l,
+            (None, Some((remaining, inc))) => Limits::clock(remaining, inc, None),
+            (None, None) => Limits::move_time(self.per_move),
+        };
+        self.engine
+            .search(limits, |_| {})
+            .best_move
+            .ok_or_else(|| "no move".into())
+    }
+}
+
+struct Hub {
+    client: HubClient,
+    start: AnyPosition,
+    per_move: Duration,
+}
+
+impl Player for Hub {
+    fn name(&self) -> String {
+        self.client.name()
+    }
+    fn new_game(&mut self, start: &AnyPosition, _: Color, _: TimeControl) -> Result<(), String> {
+        self.start = *start;
+        self.client.new_game().map_err(|e| e.to_string())
+    }
+    fn think(
+        &mut self,
+        game: &Game,
+        clock: Option<(Duration, Duration)>,
+    ) -> Result<AnyMove, String> {
+        let level = match clock {
+            Some((remaining, inc)) => format!(
+                "time={:.3} inc={:.3}",
+                remaining.saturating_sub(inc).as_secs_f64(),
+                inc.as_secs_f64()
+            ),
+            None => format!("move-time={:.3}", self.per_move.as_secs_f64()),
+        };
+        let timeout = clock.map_or(self.per_move * 20, |(r, _)| r * 2) + Duration::from_secs(10);
+        self.client
+            .best_move(&self.start, game.moves(), &level, timeout)
+            .map(|(m, _)| m)
+            .map_err(|e| e.to_string())
+    }
+}
+
+struct Dxp {
+    child: Child,
+    port: u16,
+    conn: Option<Connection>,
+    name: String,
+    /// Moves of the current game already known to the peer.
+    sent: usize,
+    variant: Variant,
+}
+
+impl Dxp {
+    fn connect(&mut self) -> Result<&mut Connection, String> {
+        if self.conn.is_none() {
+            let mut last = String::new();
+            for _ in 0..100 {
+                match std::net::TcpStream::connect(("127.0.0.1", self.port)) {
+                    Ok(s) => {
+                        self.conn = Some(Connection::new(s));
+                        break;
+                    }
+                    Err(e) => last = e.to_string(),
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            if self.conn.is_none() {
+                return Err(format!(
+                    "cannot connect to the DXP engine on port {}: {last}",
+                    self.port
+                ));
+            }
+        }
+        self.conn.as_mut().ok_or_else(|| "no connection".into())
+    }
+}
+
+impl Player for Dxp {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn new_game(
+        &mut self,
+        start: &AnyPosition,
+        color: Color,
+        tc: TimeControl,
+    ) -> Result<(), String> {
+        let minutes = match tc {
+            TimeControl::Clock { base, .. } => base.as_secs().div_ceil(60).max(1) as u32,
+            TimeControl::PerMove(d) => (d.as_secs_f64() * 100.0 / 60.0).ceil().max(1.0) as u32,
+        };
+        let position = (*start != AnyPosition::start(self.variant))
+            .then(|| (start.side_to_move(), board_string(start, 'z', 'Z')));
+        self.sent = 0;
+        let conn = self.connect()?;
+        conn.send(&Message::GameRequest {
+            name: "dama match".into(),
+            follower_color: color,
+            minutes,
+            moves: if matches!(tc, TimeControl::PerMove(_)) {
+                100
+            } else {
+                0
+            },
+            position,
+        })
+        .map_err(|e| e.to_string())?;
+        loop {
+            match conn
+                .receive(Some(Duration::from_secs(30)))
+                .map_err(|e| e.to_string())?
+            {
+                Message::GameAccept { code: 0, name } => {
+                    if !name.is_empty() {
+                        self.name = name;
+                    }
+                    return Ok(());
+                }
+                Message::GameAccept { code, .. } => {
+                    return Err(format!("game refused (code {code})"))
+                }
+                _ => {}
+            }
+        }
+    }
+    fn think(
+        &mut self,
+        game: &Game,
+        clock: Option<(Duration, Duration)>,
+    ) -> Result<AnyMove, String> {
+        let variant = self.variant;
+        let unsent: Vec<(AnyPosition, AnyMove)> = game.moves()[self.sent..]
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (game.positions()[self.sent + i], *m))
+            .collect();
+        let timeout =
+            clock.map_or(Duration::from_secs(600), |(r, _)| r * 3) + Duration::from_secs(30);
+        self.sent = game.moves().len() + 1;
+        let conn = self.connect()?;
+        for (_, m) in &unsent {
+            conn.send(&Message::Move {
+                seconds: 0,
+                text: MoveText::of(variant, m),
+            })
+            .map_err(|e| e.to_string())?;
+        }
+        loop {
+            match conn.receive(Some(timeout)).map_err(|e| e.to_string())? {
+                Message::Move { text, .. } => {
+                    return find_move(game.position(), &text).map_err(|e| e.to_string())
+                }
+                Message::GameEnd { reason, .. } => {
+                    return Err(format!("the engine ended the game (reason {reason})"))
+                }
+                _ => {}
+            }
+        }
+    }
+    fn game_over(&mut self, game: &Game, winner: Option<Color>, color: Color) {
+        let unsent = self.sent < game.moves().len();
+        let Ok(conn) = self.connect() else { return };
+        // Tell the peer the last move if it was ours, then end the game from our side.
+        if unsent {
+            if let Some(m) = game.moves().last() {
+                let _ = conn.send(&Message::Move {
+                    seconds: 0,
+                    text: MoveText::of(game.variant(), m),
+                });
+            }
+        }
+        let reason = match winner {
+            None => 2,
+            Some(w) if w == color => 1, // the engine won: we, its opponent, lose
+            Some(_) => 3,
+        };
+        let _ = conn.send(&Message::GameEnd { reason, stop: 0 });
+        for _ in 0..8 {
+            match conn.receive(Some(Duration::from_secs(5))) {
+                Ok(Message::GameEnd { .. }) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    }
+}
+
+impl Drop for Dxp {
+    fn drop(&mut self) {
+        if let Some(conn) = &mut self.conn {
+            let _ = conn.send(&Message::GameEnd { reason: 0, stop: 1 });
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Splits a command line on spaces (no quoting).
+fn split_command(text: &str) -> Result<(String, Vec<String>), CliError> {
+    let mut parts = text.split_whitespace().map(str::to_owned);
+    let program = parts
+        .next()
+        .ok_or_else(|| CliError("empty engine command".into()))?;
+    Ok((program, parts.collect()))
+}
+
+/// Runs external engines in their own directory (where their data files are).
+fn program_dir(program: &str) -> Option<PathBuf> {
+    Path::new(program)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+}
+
+fn make_player(
+    spec: &str,
+    args: &Args,
+    variant: Variant,
+    seed: u64,
+) -> Result<Box<dyn Player>, CliError> {
+    let per_move = Duration::from_secs_f64(args.movetime);
+    if let Some(n) = spec.strip_prefix("level:") {
+        let level = n
+            .parse()
+            .ok()
+            .and_then(Level::new)
+            .ok_or_else(|| CliError(format!("bad level in {spec:?} (1 to 10)")))?;
+        let fixed = match (args.depth, args.nodes) {
+            (Some(d), _) => Some(Limits::depth(d)),
+            (None, Some(n)) => Some(Limits::nodes(n)),
+            _ => None,
+        };
+        let engine = Engine::new(EngineOptions {
+            threads: args.threads.clamp(1, 64),
+            hash_mb: args.hash.clamp(1, 65536),
+            level,
+            seed: Some(seed),
+            ..EngineOptions::default()
+        });
+        return Ok(Box::new(Internal {
+            engine,
+            level,
+            fixed,
+            per_move,
+        }));
+    }
+    if let Some(cmd) = spec.strip_prefix("hub:") {
+        let (program, rest) = split_command(cmd)?;
+        let mut params: Vec<(String, String)> = Vec::new();
+        if variant != Variant::International {
+            params.push(("variant".into(), variant.key().into()));
+        }
+        for p in &args.hub_params {
+            let (k, v) = p
+                .split_once('=')
+                .ok_or_else(|| CliError(format!("--hub-param {p:?} is not NAME=VALUE")))?;
+            params.push((k.into(), v.into()));
+        }
+        let client = HubClient::start(
+            &program,
+            &rest,
+            program_dir(&program).as_deref(),
+            &params,
+            Duration::from_secs(60),
+        )
+        .map_err(|e| CliError(format!("{program}: {e}")))?;
+        return Ok(Box::new(Hub {
+            client,
+            start: AnyPosition::start(variant),
+            per_move,
+        }));
+    }
+    if let Some(rest) = spec.strip_prefix("dxp:") {
+        let (port, cmd) = rest
+            .split_once(':')
+            .ok_or_else(|| CliError("dxp player: dxp:PORT:COMMAND".into()))?;
+        let port: u16 = port
+            .parse()
+            .map_err(|_| CliError(format!("bad port {port:?}")))?;
+        let (program, rest) = split_command(cmd)?;
+        let mut command = Command::new(&program);
+        command
+            .args(&rest)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if let Some(d) = program_dir(&program) {
+            command.current_dir(d);
+        }
+        let child = command
+            .spawn()
+            .map_err(|e| CliError(format!("cannot start {program}: {e}")))?;
+        return Ok(Box::new(Dxp {
+            child,
+            port,
+            conn: None,
+            name: program,
+            sent: 0,
+            variant,
+        }));
+    }
+    Err(CliError(format!(
+        "unknown player {spec:?}: use level:N, hub:COMMAND or dxp:PORT:COMMAND"
+    )))
+}
+
+/// Reads openings: FEN lines (bare or PDN tags), JSON string values that are FENs, or lines of
+/// numeric moves from the start position.
+pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<AnyPosition>, CliError> {
+    const MAX_BYTES: u64 = 64 << 20;
+    let meta = std::fs::metadata(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    if meta.len() > MAX_BYTES {
+        return Err(CliError(format!("{}: larger than 64 MiB", path.display())));
+    }
+    let text =
+        std::fs::read_to_string(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    let mut candidates: Vec<String> = Vec::new();
+    if text.trim_start().starts_with('{') || text.trim_start().starts_with('[') {
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::String(s) => out.push(s.clone()),
+                serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+                serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+                _ => {}
+            }
+        }
+        strings(&value, &mut candidates);
+    } else {
+        for line in text.lines() {
+            let line = line.trim();
+            if let Some(i) = line.find("[FEN \"") {
+                let rest = &line[i + 6..];
+                if let Some(j) = rest.find('"') {
+                    candidates.push(rest[..j].to_owned());
+                }
+            } else if !line.is_empty() && !line.starts_with('[') && !line.starts_with('#') {
+                candidates.push(line.to_owned());
+            }
+        }
+    }
+    for c in candidates {
+        if let Ok(p) = AnyPosition::from_fen(variant, &c) {
+            out.push(p);
+            continue;
+        }
+        // A line of numeric moves from the start.
+        let mut p = AnyPosition::start(variant);
+        let mut ok = true;
+        for word in c.split_whitespace() {
+            let word =
+                word.trim_start_matches(|ch: char| ch.is_ascii_digit() && word.contains('.'));
+            let word = word.trim_start_matches('.');
+            let Ok(mt) = MoveText::parse_hub(word) else {
+                ok = false;
+                break;
+            };
+            match find_move(&p, &mt).ok().and_then(|m| p.play(&m).ok()) {
+                Some(next) => p = next,
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok && p != AnyPosition::start(variant) {
+            out.push(p);
+        }
+    }
+    if out.is_empty() {
+        return Err(CliError(format!(
+            "{}: no opening of {variant} found",
+            path.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// Match statistics for the first player.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Stats {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Score fraction.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games() as f64
+    }
+
+    /// Elo difference and the half-width of its 95% confidence interval.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * (0.0 - s).powi(2))
+            / n;
+        // With one result only the sample variance is zero; use the variance of one draw
+        // among the games instead, so that a clean sweep still gets honest error bars.
+        let var = var.max(0.25 / n);
+        let se = (var / n).sqrt();
+        let elo = |p: f64| {
+            let p = p.clamp(1e-3, 1.0 - 1e-3);
+            -400.0 * (1.0 / p - 1.0).log10()
+        };
+        let lo = elo(s - 1.96 * se);
+        let hi = elo(s + 1.96 * se);
+        (elo(s), (hi - lo) / 2.0)
+    }
+
+    /// Likelihood of superiority of the first player.
+    pub fn los(&self) -> f64 {
+        let decisive = (self.wins + self.losses) as f64;
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
+    }
+
+    pub fn summary(&self) -> String {
+        let (elo, err) = self.elo();
+        format!(
+            "+{} ={} -{}  score {:.1}/{} ({:.1}%)  Elo {:+.0} ± {:.0}  LOS {:.1}%",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.wins as f64 + self.draws as f64 / 2.0,
+            self.games(),
+            self.score() * 100.0,
+            elo,
+            err,
+            self.los() * 100.0
+        )
+    }
+}
+
+/// The error function (Abramowitz–Stegun 7.1.26, error below 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
+            + 0.254_829_592)
+            * t
+            * (-x * x).exp();
+    if x >= 0.0 {
+        y
+    } else {
+        -y
+    }
+}
+
+/// One finished game.
+struct Played {
+    game: Game,
+    white: String,
+    black: String,
+    winner: Option<Color>,
+    reason: String,
+}
+
+fn play_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    start: AnyPosition,
+    tc: TimeControl,
+    max_plies: usize,
+) -> Played {
+    let mut game = Game::from_position(start);
+    let names = (white.name(), black.name());
+    let mut clocks = match tc {
+        TimeControl::Clock { base, .. } => [Some(base), Some(base)],
+        TimeControl::PerMove(_) => [None, None],
+    };
+    let inc = match tc {
+        TimeControl::Clock { inc, .. } => inc,
+        TimeControl::PerMove(_) => Duration::ZERO,
+    };
+    let mut failure: Option<(Color, String)> = None;
+    if let Err(e) = white.new_game(&start, Color::White, tc) {
+        failure = Some((Color::White, e));
+    }
+    if let Err(e) = black.new_game(&start, Color::Black, tc) {
+        failure = Some((Color::Black, e));
+    }
+    while failure.is_none() && !game.is_over() && game.moves().len() < max_plies {
+        let side = game.position().side_to_move();
+        let player: &mut dyn Player = if side == Color::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let clock = clocks[side.index()].map(|c| (c + inc, inc));
+        let started = Instant::now();
+        match player.think(&game, clock) {
+            Ok(m) => {
+                if let Some(c) = &mut clocks[side.index()] {
+                    let spent = started.elapsed();
+                    match (*c + inc).checked_sub(spent) {
+                        Some(left) => *c = left,
+                        None => {
+                            let _ = game.lose_on_time(side);
+                            break;
+                        }
+                    }
+                }
+                if game.play(&m).is_err() {
+                    failure = Some((side, "illegal move".into()));
+                }
+            }
+            Err(e) => failure = Some((side, e)),
+        }
+    }
+    let (winner, reason) = match (&failure, game.outcome()) {
+        (Some((side, e)), _) => (Some(!*side), format!("{side} failed: {e}")),
+        (None, Some(o)) => (o.winner, o.reason.to_string()),
+        (None, None) => (None, "adjudicated: move limit".into()),
+    };
+    white.game_over(&game, winner, Color::White);
+    black.game_over(&game, winner, Color::Black);
+    Played {
+        game,
+        white: names.0,
+        black: names.1,
+        winner,
+        reason,
+    }
+}
+
+fn pdn_text(p: &Played, round: u32) -> String {
+    let v = p.game.variant();
+    let result = match p.winner {
+        Some(Color::White) => "2-0",
+        Some(Color::Black) => "0-2",
+        None => "1-1",
+    };
+    let mut s = String::new();
+    s.push_str("[Event \"dama match\"]\n");
+    s.push_str(&format!("[Round \"{round}\"]\n"));
+    s.push_str(&format!("[White \"{}\"]\n", p.white.replace('"', "'")));
+    s.push_str(&format!("[Black \"{}\"]\n", p.black.replace('"', "'")));
+    s.push_str(&format!("[Result \"{result}\"]\n"));
+    s.push_str(&format!("[GameType \"{}\"]\n", v.game_type()));
+    let start = p.game.start_position();
+    if *start != AnyPosition::start(v) {
+        s.push_str(&format!("[FEN \"{}\"]\n", start.fen()));
+    }
+    s.push_str(&format!(
+        "[Termination \"{}\"]\n\n",
+        p.reason.replace('"', "'")
+    ));
+    let mut words = Vec::new();
+    let black_first = start.side_to_move() != Color::White;
+    let positions = p.game.positions();
+    for (i, m) in p.game.moves().iter().enumerate() {
+        let pos = &positions[i];
+        let number = (i + usize::from(black_first)) / 2 + 1;
+        if i == 0 && black_first {
+            words.push(format!("{number}..."));
+        } else if (i + usize::from(black_first)) % 2 == 0 {
+            words.push(format!("{number}."));
+        }
+        words.push(write_move(pos, m));
+    }
+    words.push(result.to_owned());
+    let mut line = String::new();
+    for w in words {
+        if line.len() + w.len() > 78 {
+            s.push_str(line.trim_end());
+            s.push('\n');
+            line.clear();
+        }
+        line.push_str(&w);
+        line.push(' ');
+    }
+    s.push_str(line.trim_end());
+    s.push_str("\n\n");
+    s
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let variant: Variant = args.variant.parse()?;
+    if args.games == 0 || args.games > 1_000_000 {
+        return Err(CliError("--games must be between 1 and 1000000".into()));
+    }
+    if !(args.movetime > 0.0 && args.movetime < 1e5) {
+        return Err(CliError(
+            "--movetime must be a positive number of seconds".into(),
+        ));
+    }
+    let tc = match &args.tc {
+        None => TimeControl::PerMove(Duration::from_secs_f64(args.movetime)),
+        Some(text) => {
+            let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+            let parse = |s: &str| {
+                s.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| (0.0..1e6).contains(x))
+                    .ok_or_else(|| CliError(format!("bad --tc {text:?}: use BASE+INC in seconds")))
+            };
+            TimeControl::Clock {
+                base: Duration::from_secs_f64(parse(base)?),
+                inc: Duration::from_secs_f64(parse(inc)?),
+            }
+        }
+    };
+    let openings = match &args.openings {
+        None => vec![AnyPosition::start(variant)],
+        Some(path) => read_openings(path, variant)?,
+    };
+    let mut first = make_player(&args.first, &args, variant, 1)?;
+    let mut second = make_player(&args.second, &args, variant, 2)?;
+    let mut pdn = match &args.pdn {
+        None => None,
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
+        ),
+    };
+    let (name1, name2) = (first.name(), second.name());
+    eprintln!(
+        "match {name1} vs {name2}: {} games of {variant}, {} openings",
+        args.games,
+        openings.len()
+    );
+    let mut stats = Stats::default();
+    let started = Instant::now();
+    for g in 0..args.games {
+        let opening = openings[(args.skip + g as usize / 2) % openings.len()];
+        let first_is_white = g % 2 == 0;
+        let played = if first_is_white {
+            play_game(first.as_mut(), second.as_mut(), opening, tc, args.max_plies)
+        } else {
+            play_game(second.as_mut(), first.as_mut(), opening, tc, args.max_plies)
+        };
+        let first_color = if first_is_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        match played.winner {
+            None => stats.draws += 1,
+            Some(c) if c == first_color => stats.wins += 1,
+            Some(_) => stats.losses += 1,
+        }
+        if let Some(f) = &mut pdn {
+            f.write_all(pdn_text(&played, g + 1).as_bytes())
+                .map_err(|e| CliError(format!("writing PDN: {e}")))?;
+        }
+        let result = match played.winner {
+            Some(Color::White) => "2-0",
+            Some(Color::Black) => "0-2",
+            None => "1-1",
+        };
+        eprintln!(
+            "game {:>4}/{}: {} - {} {result} ({}, {} plies)  {}  [{:.0} s]",
+            g + 1,
+            args.games,
+            played.white,
+            played.black,
+            played.reason,
+            played.game.moves().len(),
+            stats.summary(),
+            started.elapsed().as_secs_f64()
+        );
+        if played.reason.contains("failed") {
+            eprintln!(
+                "  moves: {}",
+                line_text(played.game.start_position(), played.game.moves())
+            );
+        }
+    }
+    println!("{name1} vs {name2} ({variant}): {}", stats.summary());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics() {
+        let s = Stats {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+        };
+        assert_eq!(s.score(), 0.5);
+        assert!(s.elo().0.abs() < 1e-9);
+        assert!((s.los() - 0.5).abs() < 1e-9);
+        let s = Stats {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        let (elo, err) = s.elo();
+        // Score 70%: +147 Elo.
+        assert!((elo - 147.2).abs() < 1.0, "{elo}");
+        assert!(err > 30.0 && err < 120.0, "{err}");
+        assert!(s.los() > 0.999);
+        assert!((erf(0.5) - 0.520_499_877_8).abs() < 1e-6);
+        assert!((erf(-1.0) + 0.842_700_792_9).abs() < 1e-6);
+    }
+
+    #[test]
+    fn openings_in_every_format() {
+        let dir = std::env::temp_dir().join(format!("dama-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fen = dir.join("a.fen");
+        std::fs::write(
+            &fen,
+            "W:W26,32-50:B1-15,17-21\n[FEN \"B:W31-50:B1-20\"] *\n",
+        )
+        .unwrap();
+        let got = read_openings(&fen, Variant::International).unwrap();
+        assert_eq!(got.len(), 2);
+        let json = dir.join("a.json");
+        std::fs::write(&json, r#"{"all": {"x": "B:Wa1,c3,e3,g3,b4,c1,e1,g1,b2,d2,f2,h2:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"}}"#).unwrap();
+        assert_eq!(read_openings(&json, Variant::Russian).unwrap().len(), 1);
+        let moves = dir.join("a.txt");
+        std::fs::write(&moves, "09-13 21-17 05-09\n09-13 22-18 06-09\nnot a move\n").unwrap();
+        let got = read_openings(&moves, Variant::English).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].side_to_move(), Color::White);
+        let empty = dir.join("empty.txt");
+        std::fs::write(&empty, "nothing here\n").unwrap();
+        assert!(read_openings(&empty, Variant::English).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn levels_play_a_short_match() {
+        let args = Args {
+            first: "level:10".into(),
+            second: "level:1".into(),
+            variant: "russian".into(),
+            openings: None,
+            games: 2,
+            skip: 0,
+            tc: None,
+            movetime: 0.01,
+            depth: None,
+            nodes: Some(2000),
+            threads: 1,
+            hash: 1,
+            max_plies: 200,
+            pdn: None,
+            hub_params: Vec::new(),
+        };
+        let mut a = make_player(&args.first, &args, Variant::Russian, 1).unwrap();
+        let mut b = make_player(&args.second, &args, Variant::Russian, 2).unwrap();
+        let start = AnyPosition::start(Variant::Russian);
+        let p = play_game(
+            a.as_mut(),
+            b.as_mut(),
+            start,
+            TimeControl::PerMove(Duration::from_millis(10)),
+            200,
+        );
+        assert!(!p.game.moves().is_empty());
+        let text = pdn_text(&p, 1);
+        assert!(text.contains("[GameType \"25\"]"));
+        assert!(text.contains("1. "));
+    }
+}

@@ -1,0 +1,143 @@
+//! The `dama` command as a user runs it: output formats and one-line errors.
+
+use std::process::{Command, Output};
+
+fn dama(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args(args)
+        .output()
+        .expect("run dama")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_json() {
+    let o = dama(&["perft", "--variant", "russian", "--depth", "5", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["variant"], "russian");
+    assert_eq!(v["depth"], 5);
+    assert_eq!(v["nodes"], 7482);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn perft_threads_fen_and_divide() {
+    let o = dama(&[
+        "perft",
+        "--variant",
+        "international",
+        "--fen",
+        "W:W31-50:B1-20",
+        "--depth",
+        "6",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["nodes"], 167140);
+    let o = dama(&["perft", "--variant", "english", "--depth", "3", "--divide"]);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 8, "7 moves and the total:\n{text}");
+    assert!(text.contains("perft(3) = 302"));
+}
+
+#[test]
+fn moves_json_names_squares_as_the_variant_does() {
+    let o = dama(&[
+        "moves",
+        "--variant",
+        "international",
+        "--fen",
+        "W:WK41,49:B9,10,12,19,38",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let moves = v.as_array().unwrap();
+    assert_eq!(moves.len(), 1);
+    let m = &moves[0];
+    assert_eq!(m["notation"], "41x43");
+    assert_eq!(m["from"], 41);
+    assert_eq!(m["to"], 43);
+    let mut captured: Vec<u64> = m["captured"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    captured.sort();
+    assert_eq!(captured, [9, 12, 19, 38]);
+    assert_eq!(m["path"].as_array().unwrap().len(), 5);
+
+    // Algebraic names for Russian; the final capture of the rule book's example line crowns.
+    let o = dama(&[
+        "moves",
+        "--variant",
+        "russian",
+        "--fen",
+        "W:Wd2:Be3,e5,c7",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v[0]["from"], "d2");
+    assert_eq!(v[0]["to"], "b8");
+    assert_eq!(v[0]["path"], serde_json::json!(["d2", "f4", "d6", "b8"]));
+}
+
+#[test]
+fn bad_input_gives_one_line_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["perft", "--variant", "chess", "--depth", "2"],
+            "unknown variant 'chess'",
+        ),
+        (
+            &["moves", "--variant", "russian", "--fen", "W:Wz9:B1"],
+            "'z9' is not a square",
+        ),
+        (
+            &["moves", "--variant", "international", "--fen", "X:W1:B2"],
+            "side to move",
+        ),
+        (
+            &["moves", "--variant", "international", "--fen", "W:W1,2:B2"],
+            "listed twice",
+        ),
+        (
+            &["moves", "--variant", "international", "--fen", "W:W3:B40"],
+            "crowning row (square 3)",
+        ),
+        (
+            &["moves", "--variant", "english", "--fen", "B:WK1-32:B"],
+            "starts with only 12",
+        ),
+        (
+            &["perft", "--variant", "russian", "--depth", "99"],
+            "too deep",
+        ),
+        (&["perft", "--variant", "russian"], "--depth"),
+        (&["nonsense"], "unrecognized subcommand"),
+    ];
+    for (args, needle) in cases {
+        let o = dama(args);
+        assert!(!o.status.success(), "{args:?} should fail");
+        let err = stderr(&o);
+        assert_eq!(
+            err.trim_end().lines().count(),
+            1,
+            "{args:?}: one line, got {err:?}"
+        );
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

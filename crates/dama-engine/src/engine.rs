@@ -1,0 +1,573 @@
+//! The engine facade: a position, limits, and a search that reports through events. It knows
+//! no protocol; Hub, DXP, the command line and the server are adapters around it.
+
+use crate::eval::Weights;
+use crate::level::{self, Level};
+use crate::limits::Limits;
+use crate::score::Score;
+use crate::search::{
+    Control, Counters, DrawConfig, Iteration, RootState, Searcher, Shared, PARAMS,
+};
+use crate::tt::Table;
+use dama_core::game::{DrawRules, GameOptions};
+use dama_core::position::Bb;
+use dama_core::rules::Rules;
+use dama_core::{with_rules, AnyMove, AnyPosition, Color, Game, Role, Variant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Settings of an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Search threads (lazy SMP). At least 1.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Playing level.
+    pub level: Level,
+    /// Seed of the random choices of the weaker levels; `None` picks one from the clock.
+    pub seed: Option<u64>,
+    /// The game's optional rules (for the draw rules the search applies).
+    pub game_options: GameOptions,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            threads: 1,
+            hash_mb: 16,
+            level: Level::MAX,
+            seed: None,
+            game_options: GameOptions::default(),
+        }
+    }
+}
+
+/// Progress of a search: one per completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nominal depth of the iteration, in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the side to move at the root.
+    pub score: Score,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, from the root.
+    pub pv: Vec<AnyMove>,
+    /// How full the transposition table is, per mille.
+    pub hashfull: u32,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the side to move has no legal move.
+    pub best_move: Option<AnyMove>,
+    /// The expected reply, to ponder on.
+    pub ponder_move: Option<AnyMove>,
+    /// Score of the best move for the side to move.
+    pub score: Score,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<AnyMove>,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.time)
+    }
+}
+
+/// What a background search ([`Engine::go`]) sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Progress.
+    Info(SearchInfo),
+    /// The search ended; always the last event.
+    Done(SearchResult),
+}
+
+/// Stops or releases a running search from any thread.
+#[derive(Clone, Debug)]
+pub struct StopHandle(Arc<Control>);
+
+impl StopHandle {
+    /// Asks the search to stop as soon as possible; it still reports its best move.
+    pub fn stop(&self) {
+        self.0.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: a ponder search goes on as a normal search whose
+    /// clock starts now.
+    pub fn ponderhit(&self) {
+        *self.0.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.0.pondering.store(false, Ordering::Relaxed);
+    }
+}
+
+/// A draughts engine for one game at a time.
+///
+/// ```
+/// use dama_core::{AnyPosition, Variant};
+/// use dama_engine::{Engine, EngineOptions, Limits};
+/// let mut engine = Engine::new(EngineOptions::default());
+/// engine.set_position(AnyPosition::start(Variant::Russian), &[]);
+/// let result = engine.search(Limits::depth(4), |_| {});
+/// assert!(result.best_move.is_some());
+/// ```
+#[derive(Debug)]
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<Table>,
+    control: Arc<Control>,
+    root: AnyPosition,
+    state: RootState,
+    weights: Option<Weights>,
+    rng: u64,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// A new engine at the start position of Russian draughts.
+    pub fn new(options: EngineOptions) -> Engine {
+        let seed = options.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x1234_5678, |d| d.as_nanos() as u64)
+        });
+        let options = EngineOptions {
+            threads: options.threads.clamp(1, 256),
+            hash_mb: options.hash_mb.clamp(1, 1 << 16),
+            ..options
+        };
+        Engine {
+            tt: Arc::new(Table::new(options.hash_mb)),
+            control: Arc::new(Control::new()),
+            root: AnyPosition::start(Variant::Russian),
+            state: RootState {
+                history: Vec::new(),
+                counters: Counters::default(),
+            },
+            weights: None,
+            rng: seed | 1,
+            options,
+            worker: None,
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Sets the playing level for the next searches.
+    pub fn set_level(&mut self, level: Level) {
+        self.options.level = level;
+    }
+
+    /// Sets the number of search threads (1 to 256).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.clamp(1, 256);
+    }
+
+    /// Resizes the transposition table (its contents are lost). Waits for a running search.
+    pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.wait();
+        let megabytes = megabytes.clamp(1, 1 << 16);
+        if megabytes != self.options.hash_mb {
+            self.options.hash_mb = megabytes;
+            self.tt = Arc::new(Table::new(megabytes));
+        }
+    }
+
+    /// Replaces the evaluation weights (for tuning and experiments); `None` restores the
+    /// built-in weights of the variant's family.
+    pub fn set_weights(&mut self, weights: Option<Weights>) {
+        self.weights = weights;
+    }
+
+    /// Forgets what earlier searches learnt (call between games).
+    pub fn new_game(&mut self) {
+        self.wait();
+        self.tt.clear();
+    }
+
+    /// The position the next search starts from.
+    pub fn position(&self) -> &AnyPosition {
+        &self.root
+    }
+
+    /// Sets the position to search, with the positions of the game before it (oldest first;
+    /// may be empty) so that repetitions and the move-count draw rules are known. Stops and
+    /// waits for a running search.
+    pub fn set_position(&mut self, position: AnyPosition, history: &[AnyPosition]) {
+        self.stop();
+        self.wait();
+        self.state = root_state(&position, history);
+        self.root = position;
+    }
+
+    /// Sets the position of a game, with its history.
+    pub fn set_game(&mut self, game: &Game) {
+        let positions = game.positions();
+        let (root, history) = positions
+            .split_last()
+            .map_or((*game.position(), &[][..]), |(r, h)| (*r, h));
+        self.options.game_options = game.options();
+        self.set_position(root, history);
+    }
+
+    /// A handle to stop the running search (or release a ponder search) from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.control))
+    }
+
+    /// Asks a running search to stop; it still reports a move.
+    pub fn stop(&self) {
+        self.stop_handle().stop();
+    }
+
+    /// See [`StopHandle::ponderhit`].
+    pub fn ponderhit(&self) {
+        self.stop_handle().ponderhit();
+    }
+
+    /// Whether a background search is running.
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Waits for a background search to end.
+    pub fn wait(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+
+    fn next_random(&mut self) -> u64 {
+        // xorshift64*
+        let mut x = self.rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn job(&mut self, limits: Limits) -> Job {
+        self.wait();
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.control
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        *self.control.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        let variant = self.root.variant();
+        let rules = DrawRules::of(variant, self.options.game_options);
+        Job {
+            root: self.root,
+            state: self.state.clone(),
+            limits,
+            options: self.options,
+            weights: self
+                .weights
+                .unwrap_or_else(|| Weights::for_variant(variant)),
+            draw: DrawConfig {
+                no_capture: rules.no_capture,
+                kings_only: rules.kings_only,
+                endgame: rules.endgame,
+            },
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&self.control),
+            seed: self.next_random(),
+        }
+    }
+
+    /// Searches the current position on this thread (helper threads are started and joined
+    /// inside) and returns the result. `on_info` is called after each iteration.
+    pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&SearchInfo)) -> SearchResult {
+        let job = self.job(limits);
+        job.run(&mut on_info)
+    }
+
+    /// Starts a search in the background. Progress and the result arrive on the returned
+    /// channel; the last event is always [`Event::Done`]. Stop it with [`Engine::stop`].
+    pub fn go(&mut self, limits: Limits) -> mpsc::Receiver<Event> {
+        let job = self.job(limits);
+        let (tx, rx) = mpsc::channel();
+        let handle = std::thread::Builder::new()
+            .name("dama-search".into())
+            .spawn(move || {
+                let info_tx = tx.clone();
+                let result = job.run(&mut |info| {
+                    let _ = info_tx.send(Event::Info(info.clone()));
+                });
+                let _ = tx.send(Event::Done(result));
+            });
+        match handle {
+            Ok(h) => self.worker = Some(h),
+            Err(_) => {
+                // No thread could be started: search here instead, so a result still comes.
+                let (tx, rx2) = mpsc::channel();
+                let result = self.search(limits, |info| {
+                    let _ = tx.send(Event::Info(info.clone()));
+                });
+                let _ = tx.send(Event::Done(result));
+                return rx2;
+            }
+        }
+        rx
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+/// The repeatable history and draw counters of a position reached after `history`.
+fn root_state(root: &AnyPosition, history: &[AnyPosition]) -> RootState {
+    let mut counters = Counters::default();
+    let mut line: Vec<&AnyPosition> = history
+        .iter()
+        .filter(|p| p.variant() == root.variant())
+        .collect();
+    line.push(root);
+    let material = |p: &AnyPosition| {
+        [
+            p.pieces_of(Color::White, Role::Man).len(),
+            p.pieces_of(Color::White, Role::King).len(),
+            p.pieces_of(Color::Black, Role::Man).len(),
+            p.pieces_of(Color::Black, Role::King).len(),
+        ]
+    };
+    for pair in line.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let (ma, mb) = (material(a), material(b));
+        let capture = ma.iter().sum::<usize>() > mb.iter().sum::<usize>();
+        let mover = a.side_to_move();
+        let man_moved = a.pieces_of(mover, Role::Man) != b.pieces_of(mover, Role::Man);
+        counters = Counters {
+            no_capture: if capture { 0 } else { counters.no_capture + 1 },
+            kings_only: if capture || man_moved {
+                0
+            } else {
+                counters.kings_only + 1
+            },
+            same_material: if ma != mb {
+                0
+            } else {
+                counters.same_material + 1
+            },
+        };
+    }
+    let keep = (counters.kings_only as usize).min(line.len() - 1);
+    let before = &line[line.len() - 1 - keep..line.len() - 1];
+    RootState {
+        history: before.iter().map(|p| p.hash()).collect(),
+        counters,
+    }
+}
+
+fn nps(nodes: u64, time: Duration) -> u64 {
+    let micros = time.as_micros().max(1);
+    (nodes as u128 * 1_000_000 / micros) as u64
+}
+
+/// One search request, owned by the thread that runs it.
+struct Job {
+    root: AnyPosition,
+    state: RootState,
+    limits: Limits,
+    options: EngineOptions,
+    weights: Weights,
+    draw: DrawConfig,
+    tt: Arc<Table>,
+    control: Arc<Control>,
+    seed: u64,
+}
+
+impl Job {
+    fn run(self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        with_rules!(self.root.variant(), R => self.run_rules::<R>(on_info))
+    }
+
+    fn run_rules<R: Rules>(self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let root = self.root.to_position::<R>();
+        let params = self.options.level.params();
+        let mut limits = self.limits;
+        if let Some(d) = params.depth {
+            limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
+        }
+        if let Some(n) = params.nodes {
+            limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
+        }
+        let weights = if params.material_only {
+            self.weights.material_only()
+        } else {
+            self.weights
+        };
+        let threads = if params.noise > 0 {
+            1
+        } else {
+            self.options.threads
+        };
+        let shared = Shared {
+            tt: &self.tt,
+            control: &self.control,
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            limits,
+            budget: limits.budget(),
+            draw: self.draw,
+            weights,
+            params: PARAMS,
+        };
+        self.tt.new_search();
+        let convert = |it: &Iteration<Bb<R>>| SearchInfo {
+            depth: it.depth,
+            seldepth: it.seldepth,
+            score: Score::from_internal(it.score),
+            nodes: it.nodes,
+            nps: nps(it.nodes, it.time),
+            time: it.time,
+            pv: it.pv.iter().map(|m| m.to_any()).collect(),
+            hashfull: self.tt.hashfull(),
+        };
+        let control = &self.control;
+        let wait_for_release = || {
+            // An infinite or ponder search reports its move only when told to.
+            while (limits.infinite || control.pondering.load(Ordering::Relaxed))
+                && !control.stop.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
+
+        if params.noise > 0 {
+            let mut searcher = Searcher::<R>::new(&shared, 0, &self.state);
+            let depth = limits.depth.unwrap_or(1).max(1);
+            let mut scored = searcher.score_root_moves(&root, depth);
+            if scored.is_empty() {
+                // Stopped before any move was scored: any legal move rather than none.
+                scored.extend(root.legal_move_vec().first().map(|m| (*m, 0)));
+            }
+            let mut rng = self.seed | 1;
+            let scores: Vec<i32> = scored.iter().map(|(_, s)| *s).collect();
+            let pick = level::choose(&scores, &params, |n| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng % n as u64) as u32
+            });
+            wait_for_release();
+            let time = control.elapsed();
+            let nodes = searcher.nodes();
+            return match pick {
+                Some(i) => {
+                    let (m, s) = scored[i];
+                    let info = SearchInfo {
+                        depth,
+                        seldepth: depth,
+                        score: Score::from_internal(s),
+                        nodes,
+                        nps: nps(nodes, time),
+                        time,
+                        pv: vec![m.to_any()],
+                        hashfull: 0,
+                    };
+                    on_info(&info);
+                    SearchResult {
+                        best_move: Some(m.to_any()),
+                        ponder_move: None,
+                        score: info.score,
+                        depth,
+                        seldepth: depth,
+                        nodes,
+                        time,
+                        pv: info.pv,
+                    }
+                }
+                None => self.no_move(&root, nodes, time),
+            };
+        }
+
+        let state = &self.state;
+        let shared_ref = &shared;
+        let best = std::thread::scope(|scope| {
+            for id in 1..threads {
+                scope.spawn(move || {
+                    let mut helper = Searcher::<R>::new(shared_ref, id, state);
+                    // Helpers search until the main thread stops them.
+                    while !control.stop.load(Ordering::Relaxed) {
+                        helper.iterate(&root, &mut |_| {});
+                        if !control.stop.load(Ordering::Relaxed) {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                    }
+                });
+            }
+            let mut main = Searcher::<R>::new(shared_ref, 0, state);
+            let best = main.iterate(&root, &mut |it| on_info(&convert(it)));
+            shared_ref.nodes[0].store(main.nodes(), Ordering::Relaxed);
+            wait_for_release();
+            control.stop.store(true, Ordering::Relaxed);
+            best
+        });
+        let nodes: u64 = shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+        let time = control.elapsed();
+        match best {
+            Some(it) => SearchResult {
+                best_move: it.pv.first().map(|m| m.to_any()),
+                ponder_move: it.pv.get(1).map(|m| m.to_any()),
+                score: Score::from_internal(it.score),
+                depth: it.depth,
+                seldepth: it.seldepth,
+                nodes,
+                time,
+                pv: it.pv.iter().map(|m| m.to_any()).collect(),
+            },
+            None => self.no_move(&root, nodes, time),
+        }
+    }
+
+    fn no_move<R: Rules>(
+        &self,
+        root: &dama_core::Position<R>,
+        nodes: u64,
+        time: Duration,
+    ) -> SearchResult {
+        let _ = root;
+        let score = match R::GOAL {
+            dama_core::rules::Goal::Normal => Score::Loss(0),
+            dama_core::rules::Goal::Giveaway => Score::Win(0),
+        };
+        SearchResult {
+            best_move: None,
+            ponder_move: None,
+            score,
+            depth: 0,
+            seldepth: 0,
+            nodes,
+            time,
+            pv: Vec::new(),
+        }
+    }
+}

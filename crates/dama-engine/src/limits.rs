@@ -1,0 +1,135 @@
+//! What a search may spend: depth, nodes, time per move, or a game clock.
+
+use std::time::Duration;
+
+/// The limits of one search. Several may be combined; the search stops at the first one reached.
+/// With none set (the default) it searches until [`crate::Engine::stop`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Nodes to search (approximate with several threads).
+    pub nodes: Option<u64>,
+    /// Time for this move.
+    pub move_time: Option<Duration>,
+    /// The clock of the side to move: its remaining time, increment and moves to the next time
+    /// control.
+    pub clock: Option<Clock>,
+    /// Search until stopped, whatever the other limits say about time.
+    pub infinite: bool,
+    /// Think on the opponent's time: the clock starts only at [`crate::Engine::ponderhit`].
+    pub ponder: bool,
+}
+
+/// A game clock as the side to move sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub remaining: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+    /// Moves to make before the next time control, if the control is not sudden death.
+    pub moves_to_go: Option<u32>,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(depth: u32) -> Self {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search a fixed number of nodes.
+    pub fn nodes(nodes: u64) -> Self {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for a fixed time.
+    pub fn move_time(time: Duration) -> Self {
+        Limits {
+            move_time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// Play on a clock.
+    pub fn clock(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Self {
+        Limits {
+            clock: Some(Clock {
+                remaining,
+                increment,
+                moves_to_go,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the search has no limit but [`crate::Engine::stop`].
+    pub fn is_unbounded(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.move_time.is_none()
+                && self.clock.is_none())
+    }
+
+    /// The time budget: a soft target (do not start a new iteration after about half of it)
+    /// and a hard limit (stop at once). `None` when time does not limit the search.
+    pub(crate) fn budget(&self) -> Option<(Duration, Duration)> {
+        if self.infinite {
+            return None;
+        }
+        let mut budget: Option<(Duration, Duration)> = None;
+        if let Some(t) = self.move_time {
+            // A fixed move time is a hard limit; leave a little for sending the move.
+            let t = t
+                .saturating_sub(Duration::from_millis(5))
+                .max(Duration::from_millis(1));
+            budget = Some((t, t));
+        }
+        if let Some(c) = self.clock {
+            // Keep a reserve for the transmission of moves so that the flag never falls.
+            let reserve = Duration::from_millis(50).min(c.remaining / 10);
+            let usable = c.remaining.saturating_sub(reserve);
+            let moves = c.moves_to_go.map_or(30, |m| m.clamp(1, 50));
+            let soft = usable / moves + c.increment * 3 / 4;
+            let hard = (soft * 4).min(usable / 3).max(soft.min(usable));
+            let soft = soft.min(hard);
+            budget = Some(match budget {
+                Some((s, h)) => (s.min(soft), h.min(hard)),
+                None => (soft, hard),
+            });
+        }
+        budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        assert_eq!(Limits::depth(5).budget(), None);
+        assert!(Limits::default().is_unbounded());
+        assert!(!Limits::depth(3).is_unbounded());
+        let (soft, hard) = Limits::move_time(Duration::from_secs(1)).budget().unwrap();
+        assert_eq!(soft, hard);
+        assert!(hard <= Duration::from_secs(1));
+        let (soft, hard) = Limits::clock(Duration::from_secs(60), Duration::ZERO, None)
+            .budget()
+            .unwrap();
+        assert!(soft >= Duration::from_secs(1) && soft <= Duration::from_secs(3));
+        assert!(hard >= soft && hard <= Duration::from_secs(20));
+        // Almost no time left: still a positive budget below the remaining time.
+        let (soft, hard) = Limits::clock(Duration::from_millis(30), Duration::ZERO, Some(1))
+            .budget()
+            .unwrap();
+        assert!(soft <= hard && hard < Duration::from_millis(30));
+    }
+}

@@ -1,0 +1,759 @@
+//! The search: iterative deepening, principal-variation alpha-beta with a shared transposition
+//! table, and lazy SMP threads.
+//!
+//! Everything here is generic over the rule set `R`, so the move generator, the evaluation and
+//! the search are compiled together for each family of rules, with no run-time variant checks
+//! in the hot path.
+//!
+//! Captures are compulsory in draughts, so a position where the side to move can capture is
+//! never "quiet": at the horizon the search goes on through every capture (the quiescence
+//! search) and only stands pat when the side to move has no capture.
+
+use crate::eval::{self, Tables, Weights};
+use crate::limits::Limits;
+use crate::score::{self, INFINITE, WIN, WIN_BOUND};
+use crate::tt::{Bound, Entry, Table};
+use dama_core::bitboard::Bitboard;
+use dama_core::position::Bb;
+use dama_core::rules::{Goal, Rules};
+use dama_core::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Deepest ply the search reaches (iterations stop well before).
+pub(crate) const MAX_PLY: usize = 128;
+/// Deepest iteration.
+pub(crate) const MAX_DEPTH: u32 = 100;
+
+/// Search parameters that tuning may change.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
+    /// Aspiration window half-width, in centi-men.
+    pub aspiration: i32,
+    /// Minimum depth for late-move reductions.
+    pub lmr_depth: i32,
+    /// Moves searched at full depth before reductions start.
+    pub lmr_moves: usize,
+}
+
+pub(crate) const PARAMS: Params = Params {
+    aspiration: 30,
+    lmr_depth: 3,
+    lmr_moves: 3,
+};
+
+/// Stop and ponder signals shared between the engine and its search threads.
+#[derive(Debug)]
+pub(crate) struct Control {
+    pub stop: AtomicBool,
+    pub pondering: AtomicBool,
+    /// When the clock started (reset at ponder hit).
+    pub start: Mutex<Instant>,
+}
+
+impl Control {
+    pub fn new() -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            start: Mutex::new(Instant::now()),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+    }
+}
+
+/// The move-count draw rules the search applies, in plies.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DrawConfig {
+    pub no_capture: Option<u32>,
+    pub kings_only: Option<u32>,
+    pub endgame: fn(&dama_core::Material) -> Option<dama_core::EndgameLimit>,
+}
+
+/// Counters that the draw rules read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counters {
+    /// Plies since the last capture.
+    pub no_capture: u32,
+    /// Plies since the last capture or man move (the positions in between can repeat).
+    pub kings_only: u32,
+    /// Plies since the material last changed (capture or crowning).
+    pub same_material: u32,
+}
+
+impl Counters {
+    #[inline(always)]
+    fn after<B: Bitboard>(self, m: &Move<B>, man_moved: bool) -> Counters {
+        let capture = m.is_capture();
+        Counters {
+            no_capture: if capture { 0 } else { self.no_capture + 1 },
+            kings_only: if capture || man_moved {
+                0
+            } else {
+                self.kings_only + 1
+            },
+            same_material: if capture || m.promotes() {
+                0
+            } else {
+                self.same_material + 1
+            },
+        }
+    }
+}
+
+/// What a search works from: the root, the hashes of the earlier positions that can still
+/// repeat (oldest first) and the draw counters at the root.
+#[derive(Clone, Debug)]
+pub(crate) struct RootState {
+    pub history: Vec<u64>,
+    pub counters: Counters,
+}
+
+/// Everything the threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a Table,
+    pub control: &'a Control,
+    pub nodes: Vec<AtomicU64>,
+    pub limits: Limits,
+    pub budget: Option<(Duration, Duration)>,
+    pub draw: DrawConfig,
+    pub weights: Weights,
+    pub params: Params,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A completed iteration, as the main thread reports it.
+#[derive(Clone)]
+pub(crate) struct Iteration<B> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub pv: Vec<Move<B>>,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+struct RootMove<B> {
+    mv: Move<B>,
+    score: i32,
+}
+
+/// One thread's search state.
+pub(crate) struct Searcher<'a, R: Rules> {
+    shared: &'a Shared<'a>,
+    id: usize,
+    tables: Tables<Bb<R>>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    lists: Vec<Vec<Move<Bb<R>>>>,
+    order: Vec<Vec<i32>>,
+    killers: Vec<[Move<Bb<R>>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<Move<Bb<R>>>>,
+    /// Hashes of the positions: the game history before the root, then one per ply.
+    hashes: Vec<u64>,
+    base: usize,
+    counters: Vec<Counters>,
+    root_depth: i32,
+}
+
+/// Index of a quiet move in the history table.
+#[inline(always)]
+fn history_index<B: Bitboard>(side: usize, m: &Move<B>) -> usize {
+    (side << 14) | ((m.from().0 as usize & 127) << 7) | (m.to().0 as usize & 127)
+}
+
+impl<'a, R: Rules> Searcher<'a, R> {
+    pub fn new(shared: &'a Shared<'a>, id: usize, root: &RootState) -> Self {
+        let mut hashes = root.history.clone();
+        let base = hashes.len();
+        hashes.resize(base + MAX_PLY + 1, 0);
+        Searcher {
+            shared,
+            id,
+            tables: Tables::<Bb<R>>::new::<R>(),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            lists: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            killers: vec![[Move::default(); 2]; MAX_PLY + 1],
+            history: vec![0; 2 << 14],
+            pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(16)).collect(),
+            hashes,
+            base,
+            counters: {
+                let mut c = vec![Counters::default(); MAX_PLY + 1];
+                c[0] = root.counters;
+                c
+            },
+            root_depth: 0,
+        }
+    }
+
+    /// Nodes searched by this thread.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        eval::evaluate(pos, &self.tables, &self.shared.weights)
+    }
+
+    /// Called every 1024 nodes: publishes the node count and checks the limits.
+    fn check_stop(&mut self) {
+        let shared = self.shared;
+        shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if shared.control.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if let Some(limit) = shared.limits.nodes {
+            let total = if shared.nodes.len() == 1 {
+                self.nodes
+            } else {
+                shared.total_nodes()
+            };
+            if total >= limit {
+                self.stop_all();
+                return;
+            }
+        }
+        if let Some((_, hard)) = shared.budget {
+            if !shared.control.pondering.load(Ordering::Relaxed) && shared.control.elapsed() >= hard
+            {
+                self.stop_all();
+            }
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.shared.control.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The score of a position where the side to move has no move (or no piece), `ply` plies
+    /// from the root.
+    #[inline(always)]
+    fn terminal(ply: usize) -> i32 {
+        match R::GOAL {
+            Goal::Normal => -(WIN - ply as i32),
+            Goal::Giveaway => WIN - ply as i32,
+        }
+    }
+
+    /// Whether the position at `ply` is drawn by repetition or a move-count rule.
+    #[inline]
+    fn is_draw(&self, pos: &Position<R>, ply: usize) -> bool {
+        let c = self.counters[ply];
+        let draw = &self.shared.draw;
+        if draw.kings_only.is_some_and(|n| c.kings_only >= n)
+            || draw.no_capture.is_some_and(|n| c.no_capture >= n)
+        {
+            return true;
+        }
+        if c.same_material >= 4 {
+            let m = dama_core::Material::of(pos);
+            if (draw.endgame)(&m).is_some_and(|limit| c.same_material >= limit.plies) {
+                return true;
+            }
+        }
+        // Repetition: only positions since the last irreversible move can recur, and only
+        // with the same side to move.
+        let cur = self.base + ply;
+        let h = self.hashes[cur];
+        let reach = (c.kings_only as usize).min(cur);
+        let mut back = 4;
+        while back <= reach {
+            if self.hashes[cur - back] == h {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Orders the moves at `ply`: fills `order[ply]` with a score per move.
+    fn score_moves(
+        &mut self,
+        ply: usize,
+        side: usize,
+        captures: bool,
+        tt_move: Option<usize>,
+        kings: Bb<R>,
+    ) {
+        let list = &self.lists[ply];
+        let order = &mut self.order[ply];
+        order.clear();
+        if captures {
+            for m in list.iter() {
+                order.push(
+                    (m.captured().count() as i32) * 16
+                        + ((m.captured() & kings).count() as i32) * 4
+                        + if m.promotes() { 8 } else { 0 },
+                );
+            }
+        } else {
+            let killers = self.killers[ply];
+            for m in list.iter() {
+                let s = if *m == killers[0] {
+                    1 << 28
+                } else if *m == killers[1] {
+                    (1 << 28) - 1
+                } else {
+                    self.history[history_index(side, m)] + if m.promotes() { 1 << 20 } else { 0 }
+                };
+                order.push(s);
+            }
+        }
+        if let Some(i) = tt_move {
+            order[i] = 1 << 30;
+        }
+    }
+
+    /// Picks the best-ordered remaining move and marks it used.
+    #[inline(always)]
+    fn next_move(order: &mut [i32]) -> Option<usize> {
+        let mut best = None;
+        let mut best_score = i32::MIN;
+        for (i, &s) in order.iter().enumerate() {
+            if s > best_score {
+                best_score = s;
+                best = Some(i);
+            }
+        }
+        if let Some(i) = best {
+            order[i] = i32::MIN;
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move<Bb<R>>) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Alpha-beta search of `pos` at `ply` plies from the root, `depth` plies deep.
+    pub(crate) fn search(
+        &mut self,
+        pos: &Position<R>,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_stop();
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.pv[ply].clear();
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if ply > 0 {
+            if self.is_draw(pos, ply) {
+                return 0;
+            }
+            // Mate-distance pruning: no result here can beat a quicker win already found.
+            alpha = alpha.max(-(WIN - ply as i32));
+            beta = beta.min(WIN - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let captures = pos.captures(&mut list);
+        if !captures {
+            if depth <= 0 {
+                // Quiet position at the horizon: stand pat, unless the side cannot move.
+                self.lists[ply] = list;
+                return if pos.count_quiet_moves() == 0 {
+                    Self::terminal(ply)
+                } else {
+                    self.evaluate(pos)
+                };
+            }
+            pos.quiet_moves(&mut list);
+            if list.is_empty() {
+                self.lists[ply] = list;
+                return Self::terminal(ply);
+            }
+        }
+
+        // Transposition table (not in the capture-only search below the horizon).
+        let key = pos.hash();
+        let mut tt_move = None;
+        if depth > 0 {
+            if let Some(e) = self.shared.tt.probe(key) {
+                if let Some((i, to)) = e.best {
+                    let i = i as usize;
+                    if i < list.len() && list[i].to().0 == to {
+                        tt_move = Some(i);
+                    }
+                }
+                if !pv_node && e.depth >= depth {
+                    let s = score::from_tt(e.score, ply);
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        self.lists[ply] = list;
+                        return s;
+                    }
+                }
+            }
+        }
+
+        let side = pos.side_to_move().index();
+        self.lists[ply] = list;
+        self.score_moves(ply, side, captures, tt_move, pos.kings());
+        let count = self.lists[ply].len();
+        // A forced move costs no depth (bounded so that long forced lines end).
+        let extension = i32::from(count == 1 && depth > 0 && (ply as i32) < 2 * self.root_depth);
+
+        let alpha_orig = alpha;
+        let mut best = -INFINITE;
+        let mut best_index = None;
+        let mut searched = 0;
+        let counters = self.counters[ply];
+        while let Some(i) = Self::next_move(&mut self.order[ply]) {
+            let m = self.lists[ply][i];
+            let child = pos.play_unchecked(&m);
+            self.shared.tt.prefetch(child.hash());
+            self.hashes[self.base + ply + 1] = child.hash();
+            let man_moved = !pos.kings().has(m.from().index());
+            self.counters[ply + 1] = counters.after(&m, man_moved);
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                let quiet = !captures;
+                let reduction = if quiet
+                    && depth >= self.shared.params.lmr_depth
+                    && searched >= self.shared.params.lmr_moves
+                    && !m.promotes()
+                    && self.killers[ply][0] != m
+                    && self.killers[ply][1] != m
+                {
+                    if searched >= 8 && depth >= 5 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut s = -self.search(
+                    &child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_index = Some(i);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !captures {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                            let bonus = depth * depth;
+                            let h = &mut self.history[history_index(side, &m)];
+                            *h += bonus - *h * bonus / 4096;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        if depth > 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let best_move = best_index.map(|i| (i as u8, self.lists[ply][i].to().0));
+            self.shared.tt.store(
+                key,
+                Entry {
+                    score: score::to_tt(best, ply),
+                    depth,
+                    bound,
+                    best: best_move,
+                },
+            );
+        }
+        best
+    }
+
+    /// Searches the root moves to `depth` within (`alpha`, `beta`); moves the best one to the
+    /// front. Returns the best score.
+    fn search_root(
+        &mut self,
+        root: &Position<R>,
+        moves: &mut [RootMove<Bb<R>>],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[0].clear();
+        let mut best = -INFINITE;
+        let counters = self.counters[0];
+        for i in 0..moves.len() {
+            let m = moves[i].mv;
+            let child = root.play_unchecked(&m);
+            self.hashes[self.base + 1] = child.hash();
+            let man_moved = !root.kings().has(m.from().index());
+            self.counters[1] = counters.after(&m, man_moved);
+            let score = if i == 0 {
+                -self.search(&child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut s = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                if s > alpha && s < beta {
+                    s = -self.search(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                moves[i].score = score;
+                self.update_pv(0, m);
+                // Keep the order of the others; the new best goes first.
+                moves[..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+            } else {
+                moves[i].score = -INFINITE;
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening from `root`. The main thread (id 0) reports each completed iteration
+    /// to `report` and decides when to stop; helper threads search until told to stop.
+    pub(crate) fn iterate(
+        &mut self,
+        root: &Position<R>,
+        report: &mut dyn FnMut(&Iteration<Bb<R>>),
+    ) -> Option<Iteration<Bb<R>>> {
+        let mut list = Vec::new();
+        root.legal_moves(&mut list);
+        if list.is_empty() {
+            return None;
+        }
+        let main = self.id == 0;
+        // Order the root moves once by a shallow look (captures first by size).
+        let mut moves: Vec<RootMove<Bb<R>>> = list
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+            })
+            .collect();
+        moves.sort_by_key(|r| std::cmp::Reverse(r.mv.captured().count()));
+        self.hashes[self.base] = root.hash();
+        let max_depth = self
+            .shared
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
+        let mut best: Option<Iteration<Bb<R>>> = None;
+        let mut depth = 1 + (self.id as u32 & 1);
+        let started = Instant::now();
+        while depth <= max_depth {
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            let prev = best.as_ref().map(|b| b.score);
+            let mut delta = self.shared.params.aspiration;
+            let (mut alpha, mut beta) = match prev {
+                Some(s) if depth >= 5 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+                _ => (-INFINITE, INFINITE),
+            };
+            let score = loop {
+                let s = self.search_root(root, &mut moves, depth as i32, alpha, beta);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITE);
+                } else if s >= beta {
+                    beta = (s + delta).min(INFINITE);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+                if delta > 1000 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            };
+            if self.stopped && best.is_none() {
+                // Even an unfinished first iteration must give a move: the best so far.
+                best = Some(Iteration {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: moves[0].score.max(-WIN),
+                    pv: vec![moves[0].mv],
+                    nodes: self.nodes,
+                    time: self.shared.control.elapsed(),
+                });
+                break;
+            }
+            if self.stopped {
+                // A move of the unfinished iteration that beat the previous best with a full
+                // score is better information than the last iteration's move.
+                if main {
+                    if let Some(b) = &mut best {
+                        let first = &moves[0];
+                        if first.score > -INFINITE
+                            && first.mv != b.pv[0]
+                            && first.score > b.score
+                            && !self.pv[0].is_empty()
+                        {
+                            b.pv = self.pv[0].clone();
+                            b.score = first.score;
+                        }
+                    }
+                }
+                break;
+            }
+            let it = Iteration {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                pv: if self.pv[0].is_empty() {
+                    vec![moves[0].mv]
+                } else {
+                    self.pv[0].clone()
+                },
+                nodes: if main {
+                    self.shared.nodes[0].store(self.nodes, Ordering::Relaxed);
+                    self.shared.total_nodes()
+                } else {
+                    self.nodes
+                },
+                time: self.shared.control.elapsed(),
+            };
+            if main {
+                report(&it);
+            }
+            best = Some(it);
+            if !main {
+                depth += 1;
+                continue;
+            }
+            // Decide whether to start another iteration.
+            let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+            if !pondering {
+                if let Some((soft, _)) = self.shared.budget {
+                    let elapsed = self.shared.control.elapsed();
+                    if moves.len() == 1 || elapsed >= soft * 6 / 10 {
+                        break;
+                    }
+                }
+                if score.abs() >= WIN_BOUND
+                    && (WIN - score.abs()) < depth as i32
+                    && self.shared.limits.depth.is_none()
+                    && !self.shared.limits.infinite
+                {
+                    break;
+                }
+            }
+            let _ = started;
+            depth += 1;
+        }
+        best
+    }
+
+    /// Scores every root move with a full-window search of `depth` plies (for the levels,
+    /// which choose among them). Returns the moves and their scores in generation order.
+    pub(crate) fn score_root_moves(
+        &mut self,
+        root: &Position<R>,
+        depth: u32,
+    ) -> Vec<(Move<Bb<R>>, i32)> {
+        let mut list = Vec::new();
+        root.legal_moves(&mut list);
+        self.hashes[self.base] = root.hash();
+        let counters = self.counters[0];
+        let mut out = Vec::with_capacity(list.len());
+        for m in list {
+            self.root_depth = depth as i32;
+            let child = root.play_unchecked(&m);
+            self.hashes[self.base + 1] = child.hash();
+            let man_moved = !root.kings().has(m.from().index());
+            self.counters[1] = counters.after(&m, man_moved);
+            let s = -self.search(&child, depth as i32 - 1, -INFINITE, INFINITE, 1, true);
+            if self.stopped {
+                break;
+            }
+            out.push((m, s));
+        }
+        out
+    }
+}
