@@ -550,13 +550,15 @@ pub fn resolve_in<R: Rules>(
     // The common case: a start and an end square that name exactly one legal move.
     if text.len() == 2 {
         if let (Some(from), Some(to)) = (map.square(text.square(0)), map.square(text.square(1))) {
-            let mut matching = legal
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.to() == to && m.from() == from)
-                .map(|(i, _)| i);
-            if let (Some(i), None) = (matching.next(), matching.next()) {
-                return Ok(i);
+            let (mut found, mut count) = (0, 0);
+            for (i, m) in legal.iter().enumerate() {
+                if m.to() == to && m.from() == from {
+                    found = i;
+                    count += 1;
+                }
+            }
+            if count == 1 {
+                return Ok(found);
             }
         }
     }

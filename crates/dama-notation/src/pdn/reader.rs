@@ -199,14 +199,24 @@ impl<'a> Cursor<'a> {
 
     /// Skips white space, `%` line comments and the literal text `\r` / `\n` that some
     /// exporters write. Returns false if the data ran out.
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) -> Result<bool, Stop> {
-        // Most calls stand on a token already.
-        if let Some(&c) = self.b.get(self.i) {
+        // Most calls stand on a token already, or one space before it.
+        let mut i = self.i;
+        if self.b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if let Some(&c) = self.b.get(i) {
             if c > b' ' && !matches!(c, b'%' | b'\\' | 0xEF) {
+                self.i = i;
                 return Ok(true);
             }
         }
+        self.skip_ws_slow()
+    }
+
+    #[inline(never)]
+    fn skip_ws_slow(&mut self) -> Result<bool, Stop> {
         loop {
             let Some(&c) = self.b.get(self.i) else {
                 return Ok(false);
@@ -475,10 +485,7 @@ impl<'a> Cursor<'a> {
                     if digits == 0 || digits > 9 {
                         return Err(self.err(start, ErrorKind::BadToken(self.snippet(start))));
                     }
-                    let n = std::str::from_utf8(&self.b[start + 1..end])
-                        .ok()
-                        .and_then(|s| s.parse().ok())
-                        .unwrap_or(0);
+                    let n = decimal(&self.b[start + 1..end]);
                     nodes.push(Node::Nag(n));
                     self.i = end;
                 }
@@ -540,10 +547,7 @@ impl<'a> Cursor<'a> {
                     let digits = word.iter().take_while(|c| c.is_ascii_digit()).count();
                     if digits > 0 && word.get(digits) == Some(&b'.') {
                         let dots = word[digits..].iter().take_while(|&&c| c == b'.').count();
-                        let number = std::str::from_utf8(&word[..digits])
-                            .ok()
-                            .and_then(|s| s.parse().ok())
-                            .unwrap_or(u32::MAX);
+                        let number = decimal(&word[..digits]);
                         pending = Some((
                             MoveNumber {
                                 number,
@@ -763,6 +767,14 @@ impl Cursor<'_> {
             _ => Ok(false),
         }
     }
+}
+
+/// The value of ASCII digits (saturating at `u32::MAX`).
+fn decimal(digits: &[u8]) -> u32 {
+    digits.iter().fold(0u32, |n, &d| {
+        n.saturating_mul(10)
+            .saturating_add(u32::from(d.wrapping_sub(b'0')))
+    })
 }
 
 /// Text from bytes: UTF-8 as it is, anything else with replacement characters.
