@@ -43,6 +43,9 @@ struct CheckArgs {
     /// Never show a progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Only read the files (syntax), do not replay the moves.
+    #[arg(long)]
+    syntax_only: bool,
 }
 
 /// Options of `dama pdn convert`.
@@ -152,6 +155,7 @@ fn check(args: CheckArgs) -> Result<(), CliError> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let (mut total_games, mut total_failed, mut total_plies) = (0usize, 0usize, 0usize);
+    let mut total_bytes = 0u64;
     let started = Instant::now();
     for path in &args.files {
         let (src, len) = open(path)?;
@@ -171,6 +175,10 @@ fn check(args: CheckArgs) -> Result<(), CliError> {
                     Some(format!("{name}:{e} (game {games})"))
                 }
                 Ok(game) if game.is_empty() => None,
+                Ok(_) if args.syntax_only => {
+                    games += 1;
+                    None
+                }
                 Ok(game) => {
                     games += 1;
                     match pdn::replay(&game, &opts) {
@@ -189,10 +197,12 @@ fn check(args: CheckArgs) -> Result<(), CliError> {
             }
         }
         progress.finish();
+        total_bytes += reader.bytes_read();
         if !args.quiet || failed > 0 {
+            let done = if args.syntax_only { "read" } else { "replayed" };
             writeln!(
                 out,
-                "{name}: {games} games, {} replayed, {failed} failed, {plies} moves",
+                "{name}: {games} games, {} {done}, {failed} failed, {plies} moves",
                 games - failed
             )?;
         }
@@ -200,12 +210,15 @@ fn check(args: CheckArgs) -> Result<(), CliError> {
         total_failed += failed;
         total_plies += plies;
     }
-    if args.files.len() > 1 {
+    let seconds = started.elapsed().as_secs_f64().max(1e-9);
+    {
         writeln!(
             out,
-            "total: {total_games} games, {} replayed, {total_failed} failed, {total_plies} moves ({:.2} s)",
+            "total: {total_games} games, {} ok, {total_failed} failed, {total_plies} moves in \
+             {seconds:.3} s ({:.1} MB/s, {:.0} games/s)",
             total_games - total_failed,
-            started.elapsed().as_secs_f64()
+            total_bytes as f64 / seconds / 1e6,
+            total_games as f64 / seconds
         )?;
     }
     out.flush()?;

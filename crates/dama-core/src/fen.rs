@@ -214,6 +214,20 @@ fn parse_list(
 
 /// Writes the canonical FEN of a set-up of `variant`.
 pub fn write(variant: Variant, setup: &Setup) -> String {
+    write_named(
+        setup,
+        |sq| variant.square_number(sq),
+        |sq| variant.square_name(sq),
+    )
+}
+
+/// Writes a FEN with squares named by `name` and listed in the order of `number` (for
+/// example in another notation than the variant's own).
+pub fn write_named(
+    setup: &Setup,
+    number: impl Fn(Square) -> Option<u32>,
+    name: impl Fn(Square) -> String,
+) -> String {
     let mut out = String::new();
     out.push(setup.side_to_move.letter());
     for color in Color::BOTH {
@@ -222,7 +236,7 @@ pub fn write(variant: Variant, setup: &Setup) -> String {
         let mut squares: Vec<(u32, Square)> = setup
             .pieces(color)
             .iter()
-            .map(|sq| (variant.square_number(sq).unwrap_or(u32::MAX), sq))
+            .map(|sq| (number(sq).unwrap_or(u32::MAX), sq))
             .collect();
         squares.sort_unstable();
         for (i, (_, sq)) in squares.iter().enumerate() {
@@ -232,7 +246,7 @@ pub fn write(variant: Variant, setup: &Setup) -> String {
             if setup.kings.contains(*sq) {
                 out.push('K');
             }
-            out.push_str(&variant.square_name(*sq));
+            out.push_str(&name(*sq));
         }
     }
     out

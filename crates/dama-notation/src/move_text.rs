@@ -20,8 +20,10 @@ use dama_core::position::Bb;
 use dama_core::rules::Rules;
 use dama_core::{AnyMove, AnyPosition, Move, Position, Square, Variant};
 
-/// Most squares one move text may name (a capture of 31 pieces).
-pub const MAX_SQUARES: usize = 32;
+/// Most squares a move text keeps: a path written with more (a capture of over 15 pieces)
+/// keeps its first 15 and its last square, which still names the move, since intermediate
+/// squares only have to lie on its path in order.
+pub const MAX_SQUARES: usize = 16;
 
 /// Longest move text accepted.
 pub const MAX_MOVE_TEXT: usize = 160;
@@ -72,14 +74,41 @@ pub enum MoveKind {
 }
 
 /// The syntax of one move: the squares it names and its separator, not yet resolved against a
-/// position.
+/// position. Small and `Copy` (squares are packed in 16 bits each).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveText {
-    squares: [SquareRef; MAX_SQUARES],
+    squares: [u16; MAX_SQUARES],
     len: u8,
     kind: MoveKind,
     /// The capture separator as written (`x` or `:`), to write the text back as it was.
     separator: u8,
+}
+
+const ALGEBRAIC_BIT: u16 = 0x8000;
+const FILE_BIT: u16 = 0x4000;
+
+fn pack(r: SquareRef) -> u16 {
+    match r {
+        SquareRef::Number(n) => n & 0x3FFF,
+        SquareRef::Algebraic { file, rank } => {
+            ALGEBRAIC_BIT | u16::from(file) << 8 | u16::from(rank)
+        }
+        SquareRef::File(f) => FILE_BIT | u16::from(f),
+    }
+}
+
+#[inline]
+fn unpack(v: u16) -> SquareRef {
+    if v & ALGEBRAIC_BIT != 0 {
+        SquareRef::Algebraic {
+            file: (v >> 8 & 0x3F) as u8,
+            rank: v as u8,
+        }
+    } else if v & FILE_BIT != 0 {
+        SquareRef::File(v as u8)
+    } else {
+        SquareRef::Number(v)
+    }
 }
 
 impl fmt::Debug for MoveText {
@@ -109,9 +138,29 @@ fn clip(text: &str) -> String {
 }
 
 impl MoveText {
+    /// Number of squares named (at least 2).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Always false: move text names at least two squares.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `i`-th square named (0 is the start, `len() - 1` the end).
+    ///
+    /// # Panics
+    /// If `i >= len()`.
+    #[inline]
+    pub fn square(&self, i: usize) -> SquareRef {
+        unpack(self.squares[..self.len as usize][i])
+    }
+
     /// The squares named, in order (start, intermediate landing squares, end).
-    pub fn squares(&self) -> &[SquareRef] {
-        &self.squares[..self.len as usize]
+    pub fn squares(&self) -> impl Iterator<Item = SquareRef> + '_ {
+        self.squares[..self.len as usize].iter().map(|&v| unpack(v))
     }
 
     /// What the separators say.
@@ -119,27 +168,74 @@ impl MoveText {
         self.kind
     }
 
-    /// Builds move text from squares.
+    /// Builds move text from squares (a path longer than [`MAX_SQUARES`] keeps its first
+    /// squares and its end).
     ///
     /// # Errors
-    /// If there are fewer than two or more than [`MAX_SQUARES`] squares, or a file appears
-    /// anywhere but at the start.
+    /// If there are fewer than two squares, or a file appears anywhere but at the start.
     pub fn new(squares: &[SquareRef], kind: MoveKind) -> Result<MoveText, MoveTextError> {
         let bad = || MoveTextError(squares.iter().map(|s| s.to_string()).collect());
-        if squares.len() < 2 || squares.len() > MAX_SQUARES {
+        if squares.len() < 2 || squares.len() > 255 {
             return Err(bad());
         }
         if squares[1..].iter().any(|s| matches!(s, SquareRef::File(_))) {
             return Err(bad());
         }
         let mut text = MoveText {
-            squares: [SquareRef::default(); MAX_SQUARES],
-            len: squares.len() as u8,
+            squares: [0; MAX_SQUARES],
+            len: 0,
             kind,
             separator: b'x',
         };
-        text.squares[..squares.len()].copy_from_slice(squares);
+        for s in squares {
+            text.push(pack(*s));
+        }
         Ok(text)
+    }
+
+    /// The common case `32-28` / `28x19` (one- or two-digit squares, no leading zero), read
+    /// without the general machinery.
+    #[inline]
+    fn parse_simple_numeric(b: &[u8]) -> Option<MoveText> {
+        let digit = |c: u8| c.is_ascii_digit().then(|| u16::from(c - b'0'));
+        let (a, rest) = match b {
+            [x, y, rest @ ..] if x.is_ascii_digit() && y.is_ascii_digit() && *x != b'0' => {
+                (digit(*x)? * 10 + digit(*y)?, rest)
+            }
+            [x, rest @ ..] if x.is_ascii_digit() && *x != b'0' => (digit(*x)?, rest),
+            _ => return None,
+        };
+        let (sep, rest) = rest.split_first()?;
+        let kind = match sep {
+            b'-' => MoveKind::Quiet,
+            b'x' => MoveKind::Capture,
+            _ => return None,
+        };
+        let z = match rest {
+            [x, y] if *x != b'0' => digit(*x)? * 10 + digit(*y)?,
+            [x] if *x != b'0' => digit(*x)?,
+            _ => return None,
+        };
+        let mut squares = [0; MAX_SQUARES];
+        squares[0] = a;
+        squares[1] = z;
+        Some(MoveText {
+            squares,
+            len: 2,
+            kind,
+            separator: b'x',
+        })
+    }
+
+    /// Appends a square; past the capacity the last square is replaced, so the end is kept.
+    #[inline]
+    fn push(&mut self, v: u16) {
+        if (self.len as usize) < MAX_SQUARES {
+            self.squares[self.len as usize] = v;
+            self.len += 1;
+        } else {
+            self.squares[MAX_SQUARES - 1] = v;
+        }
     }
 
     /// Reads the text of one move (no move number, no strength mark).
@@ -155,12 +251,16 @@ impl MoveText {
         if b.len() > MAX_MOVE_TEXT || b.is_empty() {
             return None;
         }
+        if let Some(t) = Self::parse_simple_numeric(b) {
+            return Some(t);
+        }
         let mut out = MoveText {
-            squares: [SquareRef::default(); MAX_SQUARES],
+            squares: [0; MAX_SQUARES],
             len: 0,
             kind: MoveKind::Unspecified,
             separator: b'x',
         };
+        let mut count = 0usize;
         let mut i = 0;
         let mut quiet_seps = 0;
         let mut capture_seps = 0;
@@ -193,7 +293,7 @@ impl MoveText {
                     }
                     match i - start {
                         0 => {
-                            if out.len != 0 {
+                            if count != 0 {
                                 return None;
                             }
                             SquareRef::File(file)
@@ -210,11 +310,11 @@ impl MoveText {
                 }
                 _ => return None,
             };
-            if out.len as usize == MAX_SQUARES {
+            if count == 255 {
                 return None;
             }
-            out.squares[out.len as usize] = square;
-            out.len += 1;
+            count += 1;
+            out.push(pack(square));
             match b.get(i) {
                 None => break,
                 Some(b'-') => {
@@ -234,7 +334,7 @@ impl MoveText {
                 return None;
             }
         }
-        if out.len < 2 {
+        if count < 2 {
             return None;
         }
         out.kind = match (quiet_seps, capture_seps) {
@@ -243,7 +343,7 @@ impl MoveText {
             _ => MoveKind::Capture,
         };
         // A quiet move has exactly two squares.
-        if out.kind == MoveKind::Quiet && out.len != 2 {
+        if out.kind == MoveKind::Quiet && count != 2 {
             return None;
         }
         Some(out)
@@ -257,7 +357,7 @@ impl fmt::Display for MoveText {
             MoveKind::Capture => Some(char::from(self.separator)),
             MoveKind::Unspecified => None,
         };
-        for (i, s) in self.squares().iter().enumerate() {
+        for (i, s) in self.squares().enumerate() {
             if i > 0 {
                 if let Some(c) = sep {
                     write!(f, "{c}")?;
@@ -381,7 +481,21 @@ impl SquareMap {
 
     /// The map for a variant's standard layout.
     pub fn standard(variant: Variant) -> SquareMap {
-        SquareMap::new(variant, &Layout::standard(variant))
+        Self::standard_ref(variant).clone()
+    }
+
+    /// The map for a variant's standard layout, built once per process.
+    pub fn standard_ref(variant: Variant) -> &'static SquareMap {
+        static MAPS: std::sync::OnceLock<Vec<SquareMap>> = std::sync::OnceLock::new();
+        let maps = MAPS.get_or_init(|| {
+            Variant::ALL
+                .iter()
+                .map(|&v| SquareMap::new(v, &Layout::standard(v)))
+                .collect()
+        });
+        maps.iter()
+            .find(|m| m.variant == variant)
+            .expect("every variant has a map")
     }
 
     /// The variant.
@@ -433,24 +547,46 @@ pub fn resolve_in<R: Rules>(
     text: &MoveText,
     map: &SquareMap,
 ) -> Result<usize, Unresolved> {
-    let squares = text.squares();
-    let last = squares.len() - 1;
+    // The common case: a start and an end square that name exactly one legal move.
+    if text.len() == 2 {
+        if let (Some(from), Some(to)) = (map.square(text.square(0)), map.square(text.square(1))) {
+            let (mut found, mut count) = (0, 0);
+            for (i, m) in legal.iter().enumerate() {
+                if m.to() == to && m.from() == from {
+                    found = i;
+                    count += 1;
+                }
+            }
+            if count == 1 {
+                return Ok(found);
+            }
+        }
+    }
+    let last = text.len() - 1;
     let to = map
-        .square(squares[last])
+        .square(text.square(last))
         .ok_or(Unresolved::NoSuchSquare(last))?;
-    let from = squares[0];
+    let from = text.square(0);
     if !matches!(from, SquareRef::File(_)) && map.square(from).is_none() {
         return Err(Unresolved::NoSuchSquare(0));
     }
-    for (i, s) in squares[1..last].iter().enumerate() {
-        if map.square(*s).is_none() {
-            return Err(Unresolved::NoSuchSquare(i + 1));
+    for i in 1..last {
+        if map.square(text.square(i)).is_none() {
+            return Err(Unresolved::NoSuchSquare(i));
         }
     }
+    let from_square = map.square(from);
     let mut found = usize::MAX;
     let mut more: Vec<usize> = Vec::new();
     for (i, m) in legal.iter().enumerate() {
-        if m.to() == to && map.matches(from, m.from()) {
+        if m.to() != to {
+            continue;
+        }
+        let from_matches = match from_square {
+            Some(sq) => m.from() == sq,
+            None => map.matches(from, m.from()),
+        };
+        if from_matches {
             if found == usize::MAX {
                 found = i;
             } else {
@@ -467,9 +603,8 @@ pub fn resolve_in<R: Rules>(
     more.insert(0, found);
     if last > 1 {
         // Keep the moves with a path through the intermediate squares, in order.
-        let wanted: Vec<Square> = squares[1..last]
-            .iter()
-            .filter_map(|s| map.square(*s))
+        let wanted: Vec<Square> = (1..last)
+            .filter_map(|i| map.square(text.square(i)))
             .collect();
         // A path written out in full names its move even when a longer path passes through
         // the same squares; otherwise the squares given must lie on the path in order.
@@ -539,7 +674,7 @@ pub fn unresolved_error(
     match e {
         Unresolved::NoSuchSquare(i) => MoveError::NoSuchSquare {
             text: text.to_string(),
-            square: text.squares()[i].to_string(),
+            square: text.square(i).to_string(),
         },
         Unresolved::Illegal => MoveError::Illegal {
             text: text.to_string(),
@@ -750,8 +885,17 @@ mod tests {
         ] {
             assert!(MoveText::parse(bad).is_err(), "{bad}");
         }
-        let long = (0..40).map(|_| "11").collect::<Vec<_>>().join("x");
-        assert!(MoveText::parse(&long).is_err());
+        // A very long path keeps its first squares and its end.
+        let long = (1..=40)
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join("x");
+        let t = MoveText::parse(&long).unwrap();
+        assert_eq!(t.len(), MAX_SQUARES);
+        assert_eq!(t.square(MAX_SQUARES - 1), SquareRef::Number(40));
+        assert_eq!(t.square(1), SquareRef::Number(2));
+        let too_long = (0..60).map(|_| "11").collect::<Vec<_>>().join("x");
+        assert!(MoveText::parse(&too_long).is_err());
     }
 
     #[test]

@@ -30,8 +30,8 @@ use dama_core::Variant;
 /// A place in the text: 1-based line and column (the column counts characters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TextPos {
-    /// Line, from 1.
-    pub line: u64,
+    /// Line, from 1 (it stops counting at `u32::MAX`).
+    pub line: u32,
     /// Column, from 1, in characters.
     pub column: u32,
 }

@@ -117,9 +117,21 @@ struct Cursor<'a> {
     nodes: usize,
 }
 
+/// Bytes that make up words (moves, move numbers, results).
+static WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | b'.' | b'/');
+        c += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'-' | b':' | b'.' | b'/')
+    WORD[c as usize]
 }
 
 impl<'a> Cursor<'a> {
@@ -128,7 +140,7 @@ impl<'a> Cursor<'a> {
         let abs = self.base + i as u64;
         let col = abs.saturating_sub(self.st.line_start + self.st.cont) + 1;
         TextPos {
-            line: self.st.line,
+            line: u32::try_from(self.st.line).unwrap_or(u32::MAX),
             column: u32::try_from(col).unwrap_or(u32::MAX),
         }
     }
@@ -187,7 +199,24 @@ impl<'a> Cursor<'a> {
 
     /// Skips white space, `%` line comments and the literal text `\r` / `\n` that some
     /// exporters write. Returns false if the data ran out.
+    #[inline(always)]
     fn skip_ws(&mut self) -> Result<bool, Stop> {
+        // Most calls stand on a token already, or one space before it.
+        let mut i = self.i;
+        if self.b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if let Some(&c) = self.b.get(i) {
+            if c > b' ' && !matches!(c, b'%' | b'\\' | 0xEF) {
+                self.i = i;
+                return Ok(true);
+            }
+        }
+        self.skip_ws_slow()
+    }
+
+    #[inline(never)]
+    fn skip_ws_slow(&mut self) -> Result<bool, Stop> {
         loop {
             let Some(&c) = self.b.get(self.i) else {
                 return Ok(false);
@@ -280,9 +309,7 @@ impl<'a> Cursor<'a> {
                 }
             }
         }
-        let name = String::from_utf8_lossy(&self.b[name_start..i])
-            .trim()
-            .to_owned();
+        let name = utf8(&self.b[name_start..i]).trim().to_owned();
         if name.is_empty() {
             return Err(bad_tag(self));
         }
@@ -332,7 +359,7 @@ impl<'a> Cursor<'a> {
                 }
             }
             i += 1;
-            value = String::from_utf8_lossy(&bytes).into_owned();
+            value = String::from_utf8(bytes).unwrap_or_else(|e| utf8(e.as_bytes()));
             // Up to the closing bracket.
             loop {
                 match self.b.get(i) {
@@ -373,7 +400,7 @@ impl<'a> Cursor<'a> {
             },
             open,
         );
-        let mut nodes: Vec<Node> = Vec::new();
+        let mut nodes: Vec<Node> = Vec::with_capacity(if depth == 0 { 128 } else { 8 });
         let mut pending: Option<(MoveNumber, usize)> = None;
         let dangling = |cur: &Cursor, pending: Option<(MoveNumber, usize)>| -> Result<(), Stop> {
             match pending {
@@ -422,9 +449,7 @@ impl<'a> Cursor<'a> {
                         };
                         return Err(self.more_or(Stop::Error(e, start)));
                     };
-                    nodes.push(Node::Comment(
-                        String::from_utf8_lossy(&self.b[start + 1..end]).into_owned(),
-                    ));
+                    nodes.push(Node::Comment(utf8(&self.b[start + 1..end])));
                     self.i = end + 1;
                 }
                 b'(' => {
@@ -460,10 +485,7 @@ impl<'a> Cursor<'a> {
                     if digits == 0 || digits > 9 {
                         return Err(self.err(start, ErrorKind::BadToken(self.snippet(start))));
                     }
-                    let n = std::str::from_utf8(&self.b[start + 1..end])
-                        .ok()
-                        .and_then(|s| s.parse().ok())
-                        .unwrap_or(0);
+                    let n = decimal(&self.b[start + 1..end]);
                     nodes.push(Node::Nag(n));
                     self.i = end;
                 }
@@ -525,10 +547,7 @@ impl<'a> Cursor<'a> {
                     let digits = word.iter().take_while(|c| c.is_ascii_digit()).count();
                     if digits > 0 && word.get(digits) == Some(&b'.') {
                         let dots = word[digits..].iter().take_while(|&&c| c == b'.').count();
-                        let number = std::str::from_utf8(&word[..digits])
-                            .ok()
-                            .and_then(|s| s.parse().ok())
-                            .unwrap_or(u32::MAX);
+                        let number = decimal(&word[..digits]);
                         pending = Some((
                             MoveNumber {
                                 number,
@@ -750,6 +769,22 @@ impl Cursor<'_> {
     }
 }
 
+/// The value of ASCII digits (saturating at `u32::MAX`).
+fn decimal(digits: &[u8]) -> u32 {
+    digits.iter().fold(0u32, |n, &d| {
+        n.saturating_mul(10)
+            .saturating_add(u32::from(d.wrapping_sub(b'0')))
+    })
+}
+
+/// Text from bytes: UTF-8 as it is, anything else with replacement characters.
+fn utf8(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
 fn result_token(word: &[u8]) -> Option<GameResult> {
     Some(match word {
         b"1-0" | b"2-0" => GameResult::WhiteWins,
@@ -955,7 +990,7 @@ impl<R: Read> Reader<R> {
         self.done = true;
         PdnError {
             pos: TextPos {
-                line: self.st.line,
+                line: u32::try_from(self.st.line).unwrap_or(u32::MAX),
                 column: 1,
             },
             kind: ErrorKind::Io(e.to_string()),

@@ -189,6 +189,23 @@ pub fn replay(game: &Game, opts: &ReplayOptions) -> Result<Replayed, ReplayError
     }
 }
 
+/// The start position of a variant, built once per process (replaying a file starts
+/// thousands of games from it).
+fn start_of(variant: Variant) -> AnyPosition {
+    static STARTS: std::sync::OnceLock<Vec<AnyPosition>> = std::sync::OnceLock::new();
+    let starts = STARTS.get_or_init(|| {
+        Variant::ALL
+            .iter()
+            .map(|&v| AnyPosition::start(v))
+            .collect()
+    });
+    starts
+        .iter()
+        .find(|p| p.variant() == variant)
+        .copied()
+        .unwrap_or_else(|| AnyPosition::start(variant))
+}
+
 fn start_position(
     game: &Game,
     variant: Variant,
@@ -199,7 +216,7 @@ fn start_position(
         .filter(|t| !t.trim().is_empty())
         .or(implied_fen);
     match fen_text {
-        None => Ok((AnyPosition::start(variant), false)),
+        None => Ok((start_of(variant), false)),
         Some(text) => {
             let bad = |e: FenError| ReplayError {
                 pos: game.pos,
@@ -221,9 +238,15 @@ fn replay_with(
     implied_fen: Option<&str>,
 ) -> Result<Replayed, ReplayError> {
     let (mut start, side_unknown) = start_position(game, variant, implied_fen)?;
-    let map = SquareMap::new(variant, &layout);
+    let own_map;
+    let map = if layout == Layout::standard(variant) {
+        SquareMap::standard_ref(variant)
+    } else {
+        own_map = SquareMap::new(variant, &layout);
+        &own_map
+    };
     let mut ctx = Ctx {
-        map: &map,
+        map,
         opts: *opts,
         moves: Vec::new(),
         plies: 0,
@@ -237,7 +260,7 @@ fn replay_with(
                 let mut other = start.setup().to_owned();
                 other.side_to_move = !other.side_to_move;
                 if let Ok(alt) = Position::<R>::from_setup(&other) {
-                    if !names_legal_move(&pos, &m.text, &map) && names_legal_move(&alt, &m.text, &map) {
+                    if !names_legal_move(&pos, &m.text, map) && names_legal_move(&alt, &m.text, map) {
                         pos = alt;
                         start = AnyPosition::from_position(variant, &alt);
                     }
@@ -427,7 +450,7 @@ fn split_capture<R: Rules>(
     map: &SquareMap,
 ) -> Option<(usize, usize)> {
     let squares = |t: &MoveText| -> Option<Vec<dama_core::Square>> {
-        t.squares().iter().map(|r| map.square(*r)).collect()
+        t.squares().map(|r| map.square(r)).collect()
     };
     let Node::Move(first) = nodes.first()? else {
         return None;
@@ -516,16 +539,10 @@ pub fn convert(
     let variant = replayed.variant;
     let target = Layout::with_notation(variant, notation);
     let map = SquareMap::new(variant, &replayed.layout);
+    let map = &map;
     let mut body = game.body.clone();
     let mut count = 0;
-    rewrite_line(
-        variant,
-        replayed.start,
-        &mut body,
-        &map,
-        &target,
-        &mut count,
-    );
+    rewrite_line(variant, replayed.start, &mut body, map, &target, &mut count);
     game.body = body;
     let standard = Layout::standard(variant);
     let game_type = if target == standard {
@@ -534,7 +551,7 @@ pub fn convert(
         crate::game_type::full_game_type(variant, notation)
     };
     game.set_tag("GameType", game_type.to_string());
-    if game.tag("FEN").is_some() || replayed.start != AnyPosition::start(variant) {
+    if game.tag("FEN").is_some() || replayed.start != start_of(variant) {
         game.set_tag(
             "FEN",
             crate::fen::write_in(variant, replayed.start.setup(), &target),
