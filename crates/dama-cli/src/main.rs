@@ -8,6 +8,7 @@ mod matches;
 mod moves;
 mod perft;
 mod position_arg;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -36,6 +37,8 @@ enum Command {
     Dxp(dxp::Args),
     /// Play engine against engine (levels, Hub or DXP engines) and report score, Elo and LOS.
     Match(matches::Args),
+    /// Fit the evaluation weights to self-play games (logistic regression).
+    Tune(tune::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Command::Hub(args) => hub::run(args),
         Command::Dxp(args) => dxp::run(args),
         Command::Match(args) => matches::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 /// Options of `dama match`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// First player: `level:N` (dama at level N), `hub:COMMAND` (a Hub engine, e.g.
+    /// First player: `level:N` (dama at level N; `level:N@FILE` with the weights of FILE from
+    /// `dama tune`), `hub:COMMAND` (a Hub engine, e.g.
     /// "hub:/opt/scan/scan hub") or `dxp:PORT:COMMAND` (a DXP follower started with COMMAND
     /// that listens on PORT).
     #[arg(long)]
@@ -97,6 +98,7 @@ trait Player {
 
 struct Internal {
     engine: Engine,
+    tuned: Option<String>,
     level: Level,
     fixed: Option<Limits>,
     per_move: Duration,
@@ -104,7 +106,10 @@ struct Internal {
 
 impl Player for Internal {
     fn name(&self) -> String {
-        format!("dama level {}", self.level)
+        match &self.tuned {
+            None => format!("dama level {}", self.level),
+            Some(f) => format!("dama level {} ({f})", self.level),
+        }
     }
     fn new_game(&mut self, _: &AnyPosition, _: Color, _: TimeControl) -> Result<(), String> {
         self.engine.new_game();
@@ -342,6 +347,22 @@ fn make_player(
 ) -> Result<Box<dyn Player>, CliError> {
     let per_move = Duration::from_secs_f64(args.movetime);
     if let Some(n) = spec.strip_prefix("level:") {
+        // `level:N@FILE` plays with the evaluation weights of FILE (see `dama tune`).
+        let (n, weights_file) = match n.split_once('@') {
+            Some((n, f)) => (n, Some(f)),
+            None => (n, None),
+        };
+        let weights = match weights_file {
+            None => None,
+            Some(f) => {
+                let text = std::fs::read_to_string(f).map_err(|e| CliError(format!("{f}: {e}")))?;
+                let base = dama_engine::eval::Weights::for_variant(variant);
+                Some(
+                    dama_engine::tune::read_weights(&text, &base)
+                        .map_err(|e| CliError(format!("{f}: {e}")))?,
+                )
+            }
+        };
         let level = n
             .parse()
             .ok()
@@ -352,15 +373,17 @@ fn make_player(
             (None, Some(n)) => Some(Limits::nodes(n)),
             _ => None,
         };
-        let engine = Engine::new(EngineOptions {
+        let mut engine = Engine::new(EngineOptions {
             threads: args.threads.clamp(1, 64),
             hash_mb: args.hash.clamp(1, 65536),
             level,
             seed: Some(seed),
             ..EngineOptions::default()
         });
+        engine.set_weights(weights);
         return Ok(Box::new(Internal {
             engine,
+            tuned: weights_file.map(str::to_owned),
             level,
             fixed,
             per_move,
