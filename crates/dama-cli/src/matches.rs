@@ -48,10 +48,10 @@ pub struct Args {
     /// Seconds per move (used when no --tc is given).
     #[arg(long, default_value_t = 0.1)]
     movetime: f64,
-    /// Fixed depth per move for dama players (instead of time).
+    /// Fixed depth per move (instead of time; Hub players get `level depth=`).
     #[arg(long)]
     depth: Option<u32>,
-    /// Fixed nodes per move for dama players (instead of time).
+    /// Fixed nodes per move (instead of time; Hub players get `level nodes=`).
     #[arg(long)]
     nodes: Option<u64>,
     /// Threads of each dama player.
@@ -137,6 +137,8 @@ struct Hub {
     client: HubClient,
     start: AnyPosition,
     per_move: Duration,
+    /// A `level` line for fixed-depth or fixed-node matches (`depth=8`, `nodes=20000`).
+    fixed: Option<String>,
 }
 
 impl Player for Hub {
@@ -152,15 +154,16 @@ impl Player for Hub {
         game: &Game,
         clock: Option<(Duration, Duration)>,
     ) -> Result<AnyMove, String> {
-        let level = match clock {
-            Some((remaining, inc)) => format!(
+        let level = match (&self.fixed, clock) {
+            (Some(f), _) => f.clone(),
+            (None, Some((remaining, inc))) => format!(
                 "time={:.3} inc={:.3}",
                 remaining.saturating_sub(inc).as_secs_f64(),
                 inc.as_secs_f64()
             ),
-            None => format!("move-time={:.3}", self.per_move.as_secs_f64()),
+            (None, None) => format!("move-time={:.3}", self.per_move.as_secs_f64()),
         };
-        let timeout = clock.map_or(self.per_move * 20, |(r, _)| r * 2) + Duration::from_secs(10);
+        let timeout = clock.map_or(self.per_move * 20, |(r, _)| r * 2) + Duration::from_secs(60);
         self.client
             .best_move(&self.start, game.moves(), &level, timeout)
             .map(|(m, _)| m)
@@ -409,10 +412,16 @@ fn make_player(
             Duration::from_secs(60),
         )
         .map_err(|e| CliError(format!("{program}: {e}")))?;
+        let fixed = match (args.depth, args.nodes) {
+            (Some(d), _) => Some(format!("depth={d}")),
+            (None, Some(n)) => Some(format!("nodes={n}")),
+            _ => None,
+        };
         return Ok(Box::new(Hub {
             client,
             start: AnyPosition::start(variant),
             per_move,
+            fixed,
         }));
     }
     if let Some(rest) = spec.strip_prefix("dxp:") {

@@ -36,12 +36,15 @@ pub(crate) struct Params {
     pub lmr_depth: i32,
     /// Moves searched at full depth before reductions start.
     pub lmr_moves: usize,
+    /// Late-move reduction: `ln(depth) · ln(move number) / lmr_divisor` plies.
+    pub lmr_divisor: f64,
 }
 
 pub(crate) const PARAMS: Params = Params {
     aspiration: 30,
     lmr_depth: 3,
     lmr_moves: 3,
+    lmr_divisor: 2.0,
 };
 
 /// Stop and ponder signals shared between the engine and its search threads.
@@ -203,6 +206,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     base: usize,
     counters: Vec<Counters>,
     root_depth: i32,
+    /// Late-move reductions by depth and move number.
+    lmr: Box<[[i32; 64]; 64]>,
 }
 
 /// Index of a quiet move in the history table.
@@ -236,6 +241,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 c
             },
             root_depth: 0,
+            lmr: {
+                let mut t = Box::new([[0; 64]; 64]);
+                for (d, row) in t.iter_mut().enumerate().skip(1) {
+                    for (n, r) in row.iter_mut().enumerate().skip(1) {
+                        *r = (0.5 + (d as f64).ln() * (n as f64).ln() / shared.params.lmr_divisor)
+                            as i32;
+                    }
+                }
+                t
+            },
         }
     }
 
@@ -500,11 +515,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     && self.killers[ply][0] != m
                     && self.killers[ply][1] != m
                 {
-                    if searched >= 8 && depth >= 5 {
-                        2
-                    } else {
-                        1
-                    }
+                    let r =
+                        self.lmr[(depth as usize).min(63)][searched.min(63)] - i32::from(pv_node);
+                    r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };

@@ -95,3 +95,60 @@ fn english_problems() {
     eprintln!("english: {solved}/{total} forced wins found with {nodes} nodes each");
     assert!(solved * 10 >= total * 7, "{solved}/{total}");
 }
+
+/// Russian king endings from classical theory (A. D. Petrov's triangle: three kings holding the
+/// main road a1–h8 beat a lone king; a lone king on the main road draws against three, and two
+/// kings never win against one), and two short catches of a king.
+#[test]
+fn russian_king_endings() {
+    #[derive(Debug)]
+    enum Expect {
+        Win,
+        Lose,
+        Draw,
+    }
+    let cases = [
+        (
+            "W:WKa1,Kd2,Kf2:BKb8",
+            Expect::Win,
+            "three kings on the main road",
+        ),
+        (
+            "B:WKa1,Kc1,Ke1:BKh2",
+            Expect::Lose,
+            "lone king off the main road",
+        ),
+        (
+            "W:WKa3,Kc1,Ke1:BKd4",
+            Expect::Draw,
+            "lone king holds the main road",
+        ),
+        ("W:WKe1,Kg1:BKb8", Expect::Draw, "two kings against one"),
+        (
+            "W:WKh8,Kc1,Ke1:BKa5",
+            Expect::Win,
+            "sacrifice on c3 catches the king",
+        ),
+        (
+            "W:WKc3,Ke3,Kg3:BKa1",
+            Expect::Win,
+            "king caught in the corner",
+        ),
+    ];
+    for (fen, expect, what) in cases {
+        let pos = AnyPosition::from_fen(Variant::Russian, fen).unwrap();
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 16,
+            ..EngineOptions::default()
+        });
+        engine.set_position(pos, &[]);
+        let r = engine.search(Limits::nodes(1_000_000), |_| {});
+        let v = r.score.to_internal();
+        let ok = match expect {
+            Expect::Win => v >= 300,
+            Expect::Lose => v <= -300,
+            Expect::Draw => v.abs() < 100,
+        };
+        assert!(ok, "{fen} ({what}): expected {expect:?}, got {}", r.score);
+    }
+}
