@@ -839,6 +839,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             );
         }
     }
+    // External engines may have told their names only once a game started.
+    let (name1, name2) = (first.name(), second.name());
     println!("{name1} vs {name2} ({variant}): {}", stats.summary());
     Ok(())
 }
