@@ -17,7 +17,7 @@
 //! | 6 | 6 plies | full | 0.35 men | 0.4 men | — |
 //! | 7 | 8 plies | full | 0.15 men | 0.2 men | — |
 //! | 8 | search | full | — | — | 20 000 nodes |
-//! | 9 | search | full | — | — | 150 000 nodes |
+//! | 9 | search | full | — | — | 100 000 nodes |
 //! | 10 | search | full | — | — | as the limits allow |
 
 use core::fmt;
@@ -84,7 +84,7 @@ impl Level {
                 ..p(0, false, 0, 0)
             },
             9 => LevelParams {
-                nodes: Some(150_000),
+                nodes: Some(100_000),
                 ..p(0, false, 0, 0)
             },
             _ => LevelParams {
