@@ -12,6 +12,7 @@ mod pdn;
 mod perft;
 mod position_arg;
 mod serve;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -46,6 +47,8 @@ enum Command {
     Fen(fen::Args),
     /// Start the web application (play in the browser).
     Serve(serve::Args),
+    /// Fit the evaluation weights to self-play games (logistic regression).
+    Tune(tune::Args),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         Command::Pdn(args) => pdn::run(args),
         Command::Fen(args) => fen::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

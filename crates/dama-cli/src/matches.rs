@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 /// Options of `dama match`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// First player: `level:N` (dama at level N), `hub:COMMAND` (a Hub engine, e.g.
+    /// First player: `level:N` (dama at level N; `level:N@FILE` with the weights of FILE from
+    /// `dama tune`), `hub:COMMAND` (a Hub engine, e.g.
     /// "hub:/opt/scan/scan hub") or `dxp:PORT:COMMAND` (a DXP follower started with COMMAND
     /// that listens on PORT).
     #[arg(long)]
@@ -47,10 +48,10 @@ pub struct Args {
     /// Seconds per move (used when no --tc is given).
     #[arg(long, default_value_t = 0.1)]
     movetime: f64,
-    /// Fixed depth per move for dama players (instead of time).
+    /// Fixed depth per move (instead of time; Hub players get `level depth=`).
     #[arg(long)]
     depth: Option<u32>,
-    /// Fixed nodes per move for dama players (instead of time).
+    /// Fixed nodes per move (instead of time; Hub players get `level nodes=`).
     #[arg(long)]
     nodes: Option<u64>,
     /// Threads of each dama player.
@@ -97,6 +98,7 @@ trait Player {
 
 struct Internal {
     engine: Engine,
+    tuned: Option<String>,
     level: Level,
     fixed: Option<Limits>,
     per_move: Duration,
@@ -104,7 +106,10 @@ struct Internal {
 
 impl Player for Internal {
     fn name(&self) -> String {
-        format!("dama level {}", self.level)
+        match &self.tuned {
+            None => format!("dama level {}", self.level),
+            Some(f) => format!("dama level {} ({f})", self.level),
+        }
     }
     fn new_game(&mut self, _: &AnyPosition, _: Color, _: TimeControl) -> Result<(), String> {
         self.engine.new_game();
@@ -132,6 +137,8 @@ struct Hub {
     client: HubClient,
     start: AnyPosition,
     per_move: Duration,
+    /// A `level` line for fixed-depth or fixed-node matches (`depth=8`, `nodes=20000`).
+    fixed: Option<String>,
 }
 
 impl Player for Hub {
@@ -147,15 +154,16 @@ impl Player for Hub {
         game: &Game,
         clock: Option<(Duration, Duration)>,
     ) -> Result<AnyMove, String> {
-        let level = match clock {
-            Some((remaining, inc)) => format!(
+        let level = match (&self.fixed, clock) {
+            (Some(f), _) => f.clone(),
+            (None, Some((remaining, inc))) => format!(
                 "time={:.3} inc={:.3}",
                 remaining.saturating_sub(inc).as_secs_f64(),
                 inc.as_secs_f64()
             ),
-            None => format!("move-time={:.3}", self.per_move.as_secs_f64()),
+            (None, None) => format!("move-time={:.3}", self.per_move.as_secs_f64()),
         };
-        let timeout = clock.map_or(self.per_move * 20, |(r, _)| r * 2) + Duration::from_secs(10);
+        let timeout = clock.map_or(self.per_move * 20, |(r, _)| r * 2) + Duration::from_secs(60);
         self.client
             .best_move(&self.start, game.moves(), &level, timeout)
             .map(|(m, _)| m)
@@ -342,6 +350,22 @@ fn make_player(
 ) -> Result<Box<dyn Player>, CliError> {
     let per_move = Duration::from_secs_f64(args.movetime);
     if let Some(n) = spec.strip_prefix("level:") {
+        // `level:N@FILE` plays with the evaluation weights of FILE (see `dama tune`).
+        let (n, weights_file) = match n.split_once('@') {
+            Some((n, f)) => (n, Some(f)),
+            None => (n, None),
+        };
+        let weights = match weights_file {
+            None => None,
+            Some(f) => {
+                let text = std::fs::read_to_string(f).map_err(|e| CliError(format!("{f}: {e}")))?;
+                let base = dama_engine::eval::Weights::for_variant(variant);
+                Some(
+                    dama_engine::tune::read_weights(&text, &base)
+                        .map_err(|e| CliError(format!("{f}: {e}")))?,
+                )
+            }
+        };
         let level = n
             .parse()
             .ok()
@@ -352,15 +376,17 @@ fn make_player(
             (None, Some(n)) => Some(Limits::nodes(n)),
             _ => None,
         };
-        let engine = Engine::new(EngineOptions {
+        let mut engine = Engine::new(EngineOptions {
             threads: args.threads.clamp(1, 64),
             hash_mb: args.hash.clamp(1, 65536),
             level,
             seed: Some(seed),
             ..EngineOptions::default()
         });
+        engine.set_weights(weights);
         return Ok(Box::new(Internal {
             engine,
+            tuned: weights_file.map(str::to_owned),
             level,
             fixed,
             per_move,
@@ -386,10 +412,16 @@ fn make_player(
             Duration::from_secs(60),
         )
         .map_err(|e| CliError(format!("{program}: {e}")))?;
+        let fixed = match (args.depth, args.nodes) {
+            (Some(d), _) => Some(format!("depth={d}")),
+            (None, Some(n)) => Some(format!("nodes={n}")),
+            _ => None,
+        };
         return Ok(Box::new(Hub {
             client,
             start: AnyPosition::start(variant),
             per_move,
+            fixed,
         }));
     }
     if let Some(rest) = spec.strip_prefix("dxp:") {
@@ -807,6 +839,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             );
         }
     }
+    // External engines may have told their names only once a game started.
+    let (name1, name2) = (first.name(), second.name());
     println!("{name1} vs {name2} ({variant}): {}", stats.summary());
     Ok(())
 }

@@ -12,7 +12,7 @@ use crate::tt::Table;
 use dama_core::game::{DrawRules, GameOptions};
 use dama_core::position::Bb;
 use dama_core::rules::Rules;
-use dama_core::{with_rules, AnyMove, AnyPosition, Color, Game, Role, Variant};
+use dama_core::{with_rules, AnyMove, AnyPosition, Game, Role, Variant};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -220,7 +220,7 @@ impl Engine {
     pub fn set_position(&mut self, position: AnyPosition, history: &[AnyPosition]) {
         self.stop();
         self.wait();
-        self.state = root_state(&position, history);
+        self.state = root_state(&position, history, self.options.game_options);
         self.root = position;
     }
 
@@ -291,6 +291,7 @@ impl Engine {
             draw: DrawConfig {
                 no_capture: rules.no_capture,
                 kings_only: rules.kings_only,
+                no_capture_or_crowning: rules.no_capture_or_crowning,
                 endgame: rules.endgame,
             },
             tt: Arc::clone(&self.tt),
@@ -344,27 +345,31 @@ impl Drop for Engine {
 }
 
 /// The repeatable history and draw counters of a position reached after `history`.
-fn root_state(root: &AnyPosition, history: &[AnyPosition]) -> RootState {
-    let mut counters = Counters::default();
+fn root_state(root: &AnyPosition, history: &[AnyPosition], options: GameOptions) -> RootState {
+    let rules = DrawRules::of(root.variant(), options);
     let mut line: Vec<&AnyPosition> = history
         .iter()
         .filter(|p| p.variant() == root.variant())
         .collect();
     line.push(root);
-    let material = |p: &AnyPosition| {
-        [
-            p.pieces_of(Color::White, Role::Man).len(),
-            p.pieces_of(Color::White, Role::King).len(),
-            p.pieces_of(Color::Black, Role::Man).len(),
-            p.pieces_of(Color::Black, Role::King).len(),
-        ]
+    let mut counters = Counters {
+        endgame: (rules.endgame)(&dama_core::Material::of_any(line[0])),
+        ..Counters::default()
+    };
+    let count = |p: &AnyPosition| {
+        let s = p.setup();
+        (s.white.len() + s.black.len(), s.kings.len())
     };
     for pair in line.windows(2) {
         let (a, b) = (pair[0], pair[1]);
-        let (ma, mb) = (material(a), material(b));
-        let capture = ma.iter().sum::<usize>() > mb.iter().sum::<usize>();
+        let ((pieces_a, kings_a), (pieces_b, kings_b)) = (count(a), count(b));
+        let capture = pieces_b < pieces_a;
         let mover = a.side_to_move();
         let man_moved = a.pieces_of(mover, Role::Man) != b.pieces_of(mover, Role::Man);
+        let crowned = !capture && kings_b > kings_a;
+        let endgame = (rules.endgame)(&dama_core::Material::of_any(b));
+        let same_endgame =
+            endgame.is_some() && endgame.map(|e| e.key) == counters.endgame.map(|e| e.key);
         counters = Counters {
             no_capture: if capture { 0 } else { counters.no_capture + 1 },
             kings_only: if capture || man_moved {
@@ -372,10 +377,16 @@ fn root_state(root: &AnyPosition, history: &[AnyPosition]) -> RootState {
             } else {
                 counters.kings_only + 1
             },
-            same_material: if ma != mb {
+            no_capture_or_crowning: if capture || crowned {
                 0
             } else {
-                counters.same_material + 1
+                counters.no_capture_or_crowning + 1
+            },
+            endgame,
+            endgame_plies: if same_endgame {
+                counters.endgame_plies + 1
+            } else {
+                0
             },
         };
     }

@@ -11,13 +11,13 @@
 //! |---|---|---|---|---|---|
 //! | 1 | 1 ply + captures | material | 2.5 men | 2.5 men | — |
 //! | 2 | 2 plies | material | 2 men | 2 men | — |
-//! | 3 | 2 plies | full | 1.2 men | 1.5 men | — |
-//! | 4 | 3 plies | full | 0.8 men | 1 man | — |
-//! | 5 | 4 plies | full | 0.5 men | 0.7 men | — |
-//! | 6 | 5 plies | full | 0.3 men | 0.4 men | — |
-//! | 7 | 7 plies | full | 0.15 men | 0.2 men | — |
-//! | 8 | search | full | — | — | 30 000 nodes |
-//! | 9 | search | full | — | — | 300 000 nodes |
+//! | 3 | 3 plies | full | 1.5 men | 1.5 men | — |
+//! | 4 | 4 plies | full | 1 man | 1 man | — |
+//! | 5 | 5 plies | full | 0.6 men | 0.7 men | — |
+//! | 6 | 6 plies | full | 0.35 men | 0.4 men | — |
+//! | 7 | 8 plies | full | 0.15 men | 0.2 men | — |
+//! | 8 | search | full | — | — | 20 000 nodes |
+//! | 9 | search | full | — | — | 100 000 nodes |
 //! | 10 | search | full | — | — | as the limits allow |
 
 use core::fmt;
@@ -74,17 +74,17 @@ impl Level {
         match self.0 {
             1 => p(1, true, 250, 250),
             2 => p(2, true, 200, 200),
-            3 => p(2, false, 120, 150),
-            4 => p(3, false, 80, 100),
-            5 => p(4, false, 50, 70),
-            6 => p(5, false, 30, 40),
-            7 => p(7, false, 15, 20),
+            3 => p(3, false, 150, 150),
+            4 => p(4, false, 100, 100),
+            5 => p(5, false, 60, 70),
+            6 => p(6, false, 35, 40),
+            7 => p(8, false, 15, 20),
             8 => LevelParams {
-                nodes: Some(30_000),
+                nodes: Some(20_000),
                 ..p(0, false, 0, 0)
             },
             9 => LevelParams {
-                nodes: Some(300_000),
+                nodes: Some(100_000),
                 ..p(0, false, 0, 0)
             },
             _ => LevelParams {
@@ -103,11 +103,11 @@ impl Level {
         match self.0 {
             1 => "beginner: sees one move ahead, counts only pieces, often picks a worse move",
             2 => "novice: sees two moves ahead, counts only pieces, often careless",
-            3 => "casual: two moves ahead with positional sense, makes real mistakes",
-            4 => "club beginner: three moves ahead, sometimes careless",
-            5 => "club player: four moves ahead, small inaccuracies",
-            6 => "good club player: five moves ahead, rare inaccuracies",
-            7 => "strong player: seven moves ahead, nearly always the best move it sees",
+            3 => "casual: three moves ahead with positional sense, makes real mistakes",
+            4 => "club beginner: four moves ahead, sometimes careless",
+            5 => "club player: five moves ahead, small inaccuracies",
+            6 => "good club player: six moves ahead, rare inaccuracies",
+            7 => "strong player: eight moves ahead, nearly always the best move it sees",
             8 => "expert: a short full search",
             9 => "master: a longer full search",
             _ => "full strength",

@@ -25,6 +25,7 @@ pub mod limits;
 pub mod score;
 mod search;
 mod tt;
+pub mod tune;
 
 pub use engine::{Engine, EngineOptions, Event, SearchInfo, SearchResult, StopHandle};
 pub use level::{Level, LevelParams};

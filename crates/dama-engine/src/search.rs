@@ -14,6 +14,7 @@ use crate::limits::Limits;
 use crate::score::{self, INFINITE, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, Table};
 use dama_core::bitboard::Bitboard;
+use dama_core::game::EndgameLimit;
 use dama_core::position::Bb;
 use dama_core::rules::{Goal, Rules};
 use dama_core::{Move, Position};
@@ -35,12 +36,15 @@ pub(crate) struct Params {
     pub lmr_depth: i32,
     /// Moves searched at full depth before reductions start.
     pub lmr_moves: usize,
+    /// Late-move reduction: `ln(depth) · ln(move number) / lmr_divisor` plies.
+    pub lmr_divisor: f64,
 }
 
 pub(crate) const PARAMS: Params = Params {
     aspiration: 30,
     lmr_depth: 3,
     lmr_moves: 3,
+    lmr_divisor: 2.0,
 };
 
 /// Stop and ponder signals shared between the engine and its search threads.
@@ -74,7 +78,22 @@ impl Control {
 pub(crate) struct DrawConfig {
     pub no_capture: Option<u32>,
     pub kings_only: Option<u32>,
-    pub endgame: fn(&dama_core::Material) -> Option<dama_core::EndgameLimit>,
+    pub no_capture_or_crowning: Option<u32>,
+    pub endgame: fn(&dama_core::Material) -> Option<EndgameLimit>,
+}
+
+/// No endgame rule involves more pieces than this, so bigger positions skip the check.
+const ENDGAME_RULE_PIECES: u32 = 7;
+
+impl DrawConfig {
+    /// The endgame rule in force in `pos`, if any.
+    #[inline]
+    pub fn endgame_of<R: Rules>(&self, pos: &Position<R>) -> Option<EndgameLimit> {
+        if pos.occupied().count() > ENDGAME_RULE_PIECES {
+            return None;
+        }
+        (self.endgame)(&dama_core::Material::of(pos))
+    }
 }
 
 /// Counters that the draw rules read.
@@ -84,14 +103,26 @@ pub(crate) struct Counters {
     pub no_capture: u32,
     /// Plies since the last capture or man move (the positions in between can repeat).
     pub kings_only: u32,
-    /// Plies since the material last changed (capture or crowning).
-    pub same_material: u32,
+    /// Plies since the last capture or crowning.
+    pub no_capture_or_crowning: u32,
+    /// The endgame rule in force, and the plies since it came into force.
+    pub endgame: Option<EndgameLimit>,
+    pub endgame_plies: u32,
 }
 
 impl Counters {
+    /// The counters after `m`, played by a man if `man_moved`, leading to a position where
+    /// the endgame rule `endgame` is in force.
     #[inline(always)]
-    fn after<B: Bitboard>(self, m: &Move<B>, man_moved: bool) -> Counters {
+    pub fn after<B: Bitboard>(
+        self,
+        m: &Move<B>,
+        man_moved: bool,
+        endgame: Option<EndgameLimit>,
+    ) -> Counters {
         let capture = m.is_capture();
+        let same_endgame =
+            endgame.is_some() && endgame.map(|e| e.key) == self.endgame.map(|e| e.key);
         Counters {
             no_capture: if capture { 0 } else { self.no_capture + 1 },
             kings_only: if capture || man_moved {
@@ -99,10 +130,16 @@ impl Counters {
             } else {
                 self.kings_only + 1
             },
-            same_material: if capture || m.promotes() {
+            no_capture_or_crowning: if capture || m.promotes() {
                 0
             } else {
-                self.same_material + 1
+                self.no_capture_or_crowning + 1
+            },
+            endgame,
+            endgame_plies: if same_endgame {
+                self.endgame_plies + 1
+            } else {
+                0
             },
         }
     }
@@ -168,6 +205,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     base: usize,
     counters: Vec<Counters>,
     root_depth: i32,
+    /// Late-move reductions by depth and move number.
+    lmr: Box<[[i32; 64]; 64]>,
 }
 
 /// Index of a quiet move in the history table.
@@ -201,6 +240,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 c
             },
             root_depth: 0,
+            lmr: {
+                let mut t = Box::new([[0; 64]; 64]);
+                for (d, row) in t.iter_mut().enumerate().skip(1) {
+                    for (n, r) in row.iter_mut().enumerate().skip(1) {
+                        *r = (0.5 + (d as f64).ln() * (n as f64).ln() / shared.params.lmr_divisor)
+                            as i32;
+                    }
+                }
+                t
+            },
         }
     }
 
@@ -264,17 +313,15 @@ impl<'a, R: Rules> Searcher<'a, R> {
     fn is_draw(&self, pos: &Position<R>, ply: usize) -> bool {
         let c = self.counters[ply];
         let draw = &self.shared.draw;
-        if draw.kings_only.is_some_and(|n| c.kings_only >= n)
-            || draw.no_capture.is_some_and(|n| c.no_capture >= n)
+        let reached = |limit: Option<u32>, n: u32| limit.is_some_and(|l| n >= l);
+        if reached(draw.kings_only, c.kings_only)
+            || reached(draw.no_capture, c.no_capture)
+            || reached(draw.no_capture_or_crowning, c.no_capture_or_crowning)
+            || c.endgame.is_some_and(|e| c.endgame_plies >= e.plies)
         {
             return true;
         }
-        if c.same_material >= 4 {
-            let m = dama_core::Material::of(pos);
-            if (draw.endgame)(&m).is_some_and(|limit| c.same_material >= limit.plies) {
-                return true;
-            }
-        }
+        let _ = pos;
         // Repetition: only positions since the last irreversible move can recur, and only
         // with the same side to move.
         let cur = self.base + ply;
@@ -453,7 +500,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
             self.shared.tt.prefetch(child.hash());
             self.hashes[self.base + ply + 1] = child.hash();
             let man_moved = !pos.kings().has(m.from().index());
-            self.counters[ply + 1] = counters.after(&m, man_moved);
+            let endgame = self.shared.draw.endgame_of(&child);
+            self.counters[ply + 1] = counters.after(&m, man_moved, endgame);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
@@ -466,11 +514,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     && self.killers[ply][0] != m
                     && self.killers[ply][1] != m
                 {
-                    if searched >= 8 && depth >= 5 {
-                        2
-                    } else {
-                        1
-                    }
+                    let r =
+                        self.lmr[(depth as usize).min(63)][searched.min(63)] - i32::from(pv_node);
+                    r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };
@@ -560,7 +606,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
             let child = root.play_unchecked(&m);
             self.hashes[self.base + 1] = child.hash();
             let man_moved = !root.kings().has(m.from().index());
-            self.counters[1] = counters.after(&m, man_moved);
+            let endgame = self.shared.draw.endgame_of(&child);
+            self.counters[1] = counters.after(&m, man_moved, endgame);
             let score = if i == 0 {
                 -self.search(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -747,7 +794,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
             let child = root.play_unchecked(&m);
             self.hashes[self.base + 1] = child.hash();
             let man_moved = !root.kings().has(m.from().index());
-            self.counters[1] = counters.after(&m, man_moved);
+            let endgame = self.shared.draw.endgame_of(&child);
+            self.counters[1] = counters.after(&m, man_moved, endgame);
             let s = -self.search(&child, depth as i32 - 1, -INFINITE, INFINITE, 1, true);
             if self.stopped {
                 break;
