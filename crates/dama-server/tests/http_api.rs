@@ -72,6 +72,23 @@ async fn creating_games_checks_its_input() {
 }
 
 #[tokio::test]
+async fn games_against_the_computer_can_have_a_clock() {
+    let app = app();
+    let (id, _token, created) = create(
+        &app,
+        json!({"variant": "russian", "mode": "computer", "level": 2, "color": "white",
+               "time_control": {"initial_s": 300, "increment_s": 3}}),
+    )
+    .await;
+    assert_eq!(created["role"], "white");
+    let (status, snap) = request(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(snap["game"]["time_control"]["initial_s"], 300);
+    assert_eq!(snap["game"]["time_control"]["increment_s"], 3);
+    assert_eq!(snap["game"]["mode"], "computer");
+}
+
+#[tokio::test]
 async fn invite_links_give_the_free_seat_once() {
     let app = app();
     let (id, _white, created) = create(

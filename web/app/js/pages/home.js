@@ -17,6 +17,7 @@ export function homePage(main, info) {
   if (!info.variants.some((v) => v.key === variantKey)) variantKey = info.variants[0]?.key || "russian";
   let level = 1;
   let computerColour = "white";
+  let computerTime = /** @type {any} */ (null);
   let friendColour = "random";
   let friendTime = /** @type {any} */ (null);
   let lobbyColour = "random";
@@ -69,9 +70,12 @@ export function homePage(main, info) {
             h("label", { class: "field" }, t("computer.strength"), levelSelect),
             h("div", null, h("div", { class: "muted" }, t("home.your_colour")),
               choice(colourOptions(), computerColour, (c) => { computerColour = c; }, t("home.your_colour"))),
+            h("label", { class: "field" }, t("home.clock"), timeSelect((tc) => { computerTime = tc; }, null, "computer-time")),
             h("button", {
               class: "primary", id: "start-computer",
-              onclick: () => createAndOpen({ ...base(), mode: "computer", level, color: computerColour }, fail),
+              onclick: () => createAndOpen({
+                ...base(), mode: "computer", level, color: computerColour, time_control: computerTime || undefined,
+              }, fail),
             }, t("mode.computer_start")),
           ]
           : h("p", { class: "error-text" }, t("computer.unavailable"))),
