@@ -1,5 +1,5 @@
 // A whole game against the computer, played through the page until the game ends by the
-// rules, with a take-back on the way.
+// rules, with a take-back and a declined draw offer on the way.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -64,6 +64,11 @@ test("a whole game against the computer", { timeout: 600000 }, async (t) => {
   await page.click("#takeback");
   await page.waitForFunction(() => document.querySelectorAll("#move-list button").length === 0);
   await page.waitForSelector('#status:has-text("Your move")');
+
+  // Nobody takes a draw in the opening: the computer declines, and says so.
+  await page.click("#offer-draw");
+  await page.waitForSelector('#message:has-text("declines the draw")');
+  await page.waitForSelector("#offer-draw");
 
   // Then play on to the end.
   for (let ply = 0; ply < 400; ply++) {

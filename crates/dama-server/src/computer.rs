@@ -33,14 +33,60 @@ pub trait Computer: Send + Sync + 'static {
     /// A legal move of the request's current position, or `None` if there is none or `stop`
     /// was raised before one was found. Blocks for as long as the search takes.
     fn choose(&self, request: &ComputerRequest, stop: &AtomicBool) -> Option<AnyMove>;
+    /// Whether the computer accepts the draw its opponent offers in the request's game (the
+    /// offer is pending there; the computer plays the other colour). `stop` raised means the
+    /// answer is no longer wanted. Blocks for as long as the thinking takes.
+    fn accepts_draw(&self, request: &ComputerRequest, stop: &AtomicBool) -> bool;
 }
 
-type Done = Box<dyn FnOnce(Option<AnyMove>) + Send>;
+/// What a job computes, and where its answer goes.
+enum Work {
+    Move(Box<dyn FnOnce(Option<AnyMove>) + Send>),
+    Draw(Box<dyn FnOnce(bool) + Send>),
+}
 
 struct Job {
     request: ComputerRequest,
     stop: Arc<AtomicBool>,
-    done: Done,
+    work: Work,
+}
+
+impl Job {
+    /// Runs the job on the calling (worker) thread and hands over its answer. A panicking
+    /// search must not take the worker (and every later game's computer) down with it: it
+    /// counts as no move, or a declined draw.
+    fn run(self, computer: &dyn Computer) {
+        let stopped = || self.stop.load(Ordering::Relaxed);
+        match self.work {
+            Work::Move(done) => {
+                let found = if stopped() {
+                    None
+                } else {
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        computer.choose(&self.request, &self.stop)
+                    }))
+                    .unwrap_or(None)
+                };
+                done(found)
+            }
+            Work::Draw(done) => {
+                let accept = !stopped()
+                    && std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        computer.accepts_draw(&self.request, &self.stop)
+                    }))
+                    .unwrap_or(false);
+                done(accept && !stopped())
+            }
+        }
+    }
+
+    /// Answers without running (the workers are gone).
+    fn abandon(self) {
+        match self.work {
+            Work::Move(done) => done(None),
+            Work::Draw(done) => done(false),
+        }
+    }
 }
 
 /// Worker threads that run [`Computer`] searches.
@@ -89,17 +135,7 @@ impl ComputerPool {
                         guard.recv()
                     };
                     let Ok(job) = job else { break };
-                    let result = if job.stop.load(Ordering::Relaxed) {
-                        None
-                    } else {
-                        // A panicking search must not take the worker (and every later game's
-                        // computer) down with it.
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            computer.choose(&job.request, &job.stop)
-                        }))
-                        .unwrap_or(None)
-                    };
-                    (job.done)(result);
+                    job.run(computer.as_ref());
                 })
                 .expect("cannot start a computer thread");
         }
@@ -126,16 +162,30 @@ impl ComputerPool {
         request: ComputerRequest,
         done: impl FnOnce(Option<AnyMove>) + Send + 'static,
     ) -> JobHandle {
+        self.queue(request, Work::Move(Box::new(done)))
+    }
+
+    /// Queues the answer to a draw offer; `done` runs on the worker thread with it (`false`
+    /// when the job was stopped).
+    pub fn submit_draw(
+        &self,
+        request: ComputerRequest,
+        done: impl FnOnce(bool) + Send + 'static,
+    ) -> JobHandle {
+        self.queue(request, Work::Draw(Box::new(done)))
+    }
+
+    fn queue(&self, request: ComputerRequest, work: Work) -> JobHandle {
         let stop = Arc::new(AtomicBool::new(false));
         let job = Job {
             request,
             stop: Arc::clone(&stop),
-            done: Box::new(done),
+            work,
         };
         let sender = self.jobs.lock().unwrap_or_else(|p| p.into_inner());
         if let Err(mpsc::SendError(job)) = sender.send(job) {
-            // Workers are gone (only at shutdown): report no move.
-            (job.done)(None);
+            // Workers are gone (only at shutdown): report no answer.
+            job.abandon();
         }
         JobHandle { stop }
     }
@@ -164,6 +214,25 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(1));
             }
             request.game.legal_moves().into_iter().next()
+        }
+        fn accepts_draw(&self, _: &ComputerRequest, _: &AtomicBool) -> bool {
+            panic!("a panicking computer")
+        }
+    }
+
+    #[test]
+    fn a_panicking_computer_declines_and_the_worker_lives_on() {
+        let pool = ComputerPool::new(Arc::new(Slow), 1);
+        let request = ComputerRequest {
+            game: Game::new(Variant::Russian),
+            level: 1,
+            clock_ms: None,
+            increment_ms: 0,
+        };
+        for _ in 0..2 {
+            let (tx, rx) = mpsc::channel();
+            pool.submit_draw(request.clone(), move |a| tx.send(a).unwrap());
+            assert!(!rx.recv_timeout(Duration::from_secs(3)).unwrap());
         }
     }
 

@@ -2,13 +2,33 @@
 
 use crate::computer::{Computer, ComputerRequest};
 use dama_core::AnyMove;
-use dama_engine::{Engine, EngineOptions, Level, Limits};
+use dama_engine::{Engine, EngineOptions, Level, Limits, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Longest think when the game has no clock (the strongest level has no depth or node limit
 /// of its own).
 pub const MAX_THINK: Duration = Duration::from_secs(2);
+
+/// Nodes of the full-strength search that judges a draw offer (a few hundredths of a second).
+pub const DRAW_NODES: u64 = 300_000;
+/// The computer accepts a draw when it stands worse than this (hundredths of a man, its view)...
+pub const DRAW_WHEN_WORSE: i32 = -30;
+/// ...or, once [`DRAW_MIN_PLIES`] moves have been played, when it is no better than this.
+pub const DRAW_WHEN_LEVEL: i32 = 10;
+/// Plies before a level position is worth a draw: nobody agrees a draw in the opening.
+pub const DRAW_MIN_PLIES: usize = 30;
+
+/// Whether a computer whose position scores `score` (its own view) accepts a draw after
+/// `plies` moves: never when it sees a win, always when it sees a loss or stands worse, and in
+/// a level position only after the opening.
+pub fn draw_is_acceptable(score: Score, plies: usize) -> bool {
+    match score {
+        Score::Win(_) => false,
+        Score::Loss(_) => true,
+        Score::Eval(e) => e <= DRAW_WHEN_WORSE || (e <= DRAW_WHEN_LEVEL && plies >= DRAW_MIN_PLIES),
+    }
+}
 
 /// The dama engine at the ten levels it offers.
 #[derive(Clone, Copy, Debug)]
@@ -53,23 +73,7 @@ impl Computer for EngineComputer {
             ),
             None => Limits::move_time(MAX_THINK),
         };
-        let handle = engine.stop_handle();
-        let done = AtomicBool::new(false);
-        let result = std::thread::scope(|s| {
-            // Passes the room's "stop" on to the search (again and again: a search that is
-            // just starting clears an earlier stop).
-            s.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    if stop.load(Ordering::Relaxed) {
-                        handle.stop();
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            });
-            let result = engine.search(limits, |_| {});
-            done.store(true, Ordering::Relaxed);
-            result
-        });
+        let result = search_stoppable(&mut engine, limits, stop);
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -77,6 +81,66 @@ impl Computer for EngineComputer {
         // Never trust a move without checking it against the rules.
         request.game.legal_moves().contains(&m).then_some(m)
     }
+
+    fn accepts_draw(&self, request: &ComputerRequest, stop: &AtomicBool) -> bool {
+        let game = &request.game;
+        let Some(offered_by) = game.draw_offer() else {
+            return false;
+        };
+        if game.is_over() || stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        // The judgement is the computer's best, whatever level it plays at: a gentle
+        // computer still knows when it is winning.
+        let mut engine = Engine::new(EngineOptions {
+            threads: 1,
+            hash_mb: self.hash_mb,
+            level: Level::MAX,
+            seed: None,
+            game_options: game.options(),
+        });
+        engine.set_game(game);
+        let result = search_stoppable(&mut engine, Limits::nodes(DRAW_NODES), stop);
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        // The search scores for the side to move; the computer is the side that did not offer.
+        let mine = if game.position().side_to_move() == offered_by {
+            match result.score {
+                Score::Eval(e) => Score::Eval(-e),
+                Score::Win(n) => Score::Loss(n),
+                Score::Loss(n) => Score::Win(n),
+            }
+        } else {
+            result.score
+        };
+        draw_is_acceptable(mine, game.moves().len())
+    }
+}
+
+/// Runs `engine`'s search, passing the room's `stop` on to it.
+fn search_stoppable(
+    engine: &mut Engine,
+    limits: Limits,
+    stop: &AtomicBool,
+) -> dama_engine::SearchResult {
+    let handle = engine.stop_handle();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        // Passes the room's "stop" on to the search (again and again: a search that is
+        // just starting clears an earlier stop).
+        s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) {
+                    handle.stop();
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        let result = engine.search(limits, |_| {});
+        done.store(true, Ordering::Relaxed);
+        result
+    })
 }
 
 #[cfg(test)]
@@ -105,6 +169,45 @@ mod tests {
             }
         }
         assert_eq!(computer.levels(), 10);
+    }
+
+    fn offered(variant: Variant, fen: &str, by: dama_core::Color) -> ComputerRequest {
+        let mut game = Game::from_position(dama_core::AnyPosition::from_fen(variant, fen).unwrap());
+        game.offer_draw(by).unwrap();
+        ComputerRequest {
+            game,
+            level: 1,
+            clock_ms: None,
+            increment_ms: 0,
+        }
+    }
+
+    #[test]
+    fn draw_offers_are_judged_by_the_position() {
+        use dama_core::Color::{Black, White};
+        let computer = EngineComputer { hash_mb: 1 };
+        let stop = AtomicBool::new(false);
+        let ask = |r: &ComputerRequest| computer.accepts_draw(r, &stop);
+        // No draw in the opening, even at the gentlest level.
+        let start = Game::new(Variant::Russian).position().fen();
+        assert!(!ask(&offered(Variant::Russian, &start, White)));
+        // The computer (White) is two men up: it plays on, whoever is to move.
+        let up = "W:Wa1,c1,e1,g1,b2:Bh8,f8,d8";
+        assert!(!ask(&offered(Variant::Russian, up, Black)));
+        let up = "B:Wa1,c1,e1,g1,b2:Bh8,f8,d8";
+        assert!(!ask(&offered(Variant::Russian, up, Black)));
+        // The computer (Black) is two men down: it takes the draw.
+        assert!(ask(&offered(Variant::Russian, up, White)));
+        // A stopped judgement declines.
+        stop.store(true, Ordering::Relaxed);
+        assert!(!ask(&offered(Variant::Russian, up, White)));
+        // The rule itself.
+        assert!(draw_is_acceptable(Score::Loss(3), 0));
+        assert!(!draw_is_acceptable(Score::Win(9), 200));
+        assert!(draw_is_acceptable(Score::Eval(DRAW_WHEN_WORSE), 0));
+        assert!(!draw_is_acceptable(Score::Eval(0), DRAW_MIN_PLIES - 1));
+        assert!(draw_is_acceptable(Score::Eval(0), DRAW_MIN_PLIES));
+        assert!(!draw_is_acceptable(Score::Eval(DRAW_WHEN_LEVEL + 1), 500));
     }
 
     #[test]

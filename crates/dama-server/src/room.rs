@@ -62,6 +62,13 @@ pub enum Command {
         /// The move (`None` if the search was stopped or failed).
         mv: Option<AnyMove>,
     },
+    /// The computer's answer to a draw offer made at `version`.
+    ComputerDraw {
+        /// The version the offer was judged at.
+        version: u64,
+        /// Whether it accepts.
+        accept: bool,
+    },
 }
 
 /// A player's action.
@@ -176,6 +183,8 @@ pub(crate) struct Room {
     turn_started: Instant,
     /// The computer's search in progress: the version it started from.
     job: Option<(u64, JobHandle)>,
+    /// The computer's judgement of a draw offer in progress: the version it started from.
+    draw_job: Option<(u64, JobHandle)>,
     me: mpsc::WeakSender<Command>,
     last_activity: Instant,
 }
@@ -224,10 +233,12 @@ pub(crate) async fn run(
         events,
         turn_started: Instant::now(),
         job: None,
+        draw_job: None,
         me,
         last_activity: Instant::now(),
     };
     room.maybe_start_computer();
+    room.maybe_answer_draw();
     let mut idle_check = tokio::time::interval(Duration::from_secs(5));
     loop {
         let deadline = room.flag_deadline();
@@ -271,7 +282,7 @@ fn refuse_not_found(cmd: Command) {
         Command::Claim { reply, .. } => {
             let _ = reply.send(Err(nf()));
         }
-        Command::Snapshot { .. } | Command::ComputerMove { .. } => {}
+        Command::Snapshot { .. } | Command::ComputerMove { .. } | Command::ComputerDraw { .. } => {}
     }
 }
 
@@ -346,6 +357,7 @@ impl Room {
                 let _ = reply.send(result);
             }
             Command::ComputerMove { version, mv } => self.computer_move(version, mv).await,
+            Command::ComputerDraw { version, accept } => self.computer_draw(version, accept).await,
         }
     }
 
@@ -388,14 +400,14 @@ impl Room {
         .map_err(internal)?;
         // Stored: now it happened.
         self.state = next;
-        if record.changes_position() {
-            self.turn_started = Instant::now();
-            if let Some((_, job)) = self.job.take() {
-                job.stop();
+        if record.changes_position() || status_after == Status::Finished {
+            if record.changes_position() {
+                self.turn_started = Instant::now();
             }
-        }
-        if status_after == Status::Finished {
-            if let Some((_, job)) = self.job.take() {
+            for (_, job) in [self.job.take(), self.draw_job.take()]
+                .into_iter()
+                .flatten()
+            {
                 job.stop();
             }
         }
@@ -471,10 +483,14 @@ impl Room {
             }
             Action::Resign => self.commit(Record::Resigned { by: by.into() }).await,
             Action::OfferDraw => match mode {
-                Mode::Computer => Err(ActError::new(
-                    ErrorCode::NotAvailable,
-                    "the computer does not take draw offers",
-                )),
+                Mode::Computer => {
+                    if self.state.game.draw_offer() == Some(by) {
+                        return Ok(self.state.version);
+                    }
+                    let v = self.commit(Record::DrawOffered { by: by.into() }).await?;
+                    self.maybe_answer_draw();
+                    Ok(v)
+                }
                 Mode::Local => self.commit(Record::DrawAgreed { by: by.into() }).await,
                 Mode::Friend | Mode::Lobby => {
                     if self.state.game.draw_offer() == Some(!by) {
@@ -685,6 +701,60 @@ impl Room {
             let _ = tx.blocking_send(Command::ComputerMove { version, mv });
         });
         self.job = Some((version, handle));
+    }
+
+    /// Asks the computer about a pending draw offer of its opponent's, if there is one and it
+    /// is not being judged already.
+    fn maybe_answer_draw(&mut self) {
+        if self.draw_job.is_some() || self.state.status() != Status::Active {
+            return;
+        }
+        let Some(offered_by) = self.state.game.draw_offer() else {
+            return;
+        };
+        if !self.state.is_computer(!offered_by) {
+            return;
+        }
+        let (Some(pool), Some(tx)) = (self.app.computer(), self.me.upgrade()) else {
+            return;
+        };
+        let version = self.state.version;
+        let request = ComputerRequest {
+            game: self.state.game.clone(),
+            level: self.state.settings.level.unwrap_or(1),
+            clock_ms: None,
+            increment_ms: 0,
+        };
+        let handle = pool.submit_draw(request, move |accept| {
+            let _ = tx.blocking_send(Command::ComputerDraw { version, accept });
+        });
+        self.draw_job = Some((version, handle));
+    }
+
+    async fn computer_draw(&mut self, version: u64, accept: bool) {
+        match &self.draw_job {
+            Some((v, _)) if *v == version => {}
+            _ => return, // a stale answer
+        }
+        self.draw_job = None;
+        let Some(offered_by) = self.state.game.draw_offer() else {
+            return; // the offer lapsed meanwhile (a move was played)
+        };
+        if self.state.status() != Status::Active || !self.state.is_computer(!offered_by) {
+            return;
+        }
+        let by = (!offered_by).into();
+        let record = if accept {
+            Record::DrawAgreed { by }
+        } else {
+            Record::DrawDeclined { by }
+        };
+        if let Err(e) = self.commit(record).await {
+            eprintln!(
+                "dama-server: game {}: the computer's draw answer was refused: {}",
+                self.state.id, e.message
+            );
+        }
     }
 
     async fn computer_move(&mut self, version: u64, mv: Option<AnyMove>) {

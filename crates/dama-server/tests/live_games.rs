@@ -400,13 +400,18 @@ async fn computer_replies_takes_back_and_does_not_block_other_games() {
         human.events.last().unwrap(),
         &json!({"kind": "took_back", "plies": 2})
     );
-    // Draw offers to the computer are not available; rematch swaps colours at once.
+    // The computer judges a draw offer on its own thread (this one accepts with equal
+    // material); rematch swaps colours at once.
+    let r = human.act(json!({"type": "offer_draw"})).await;
+    assert_eq!(r["type"], "ack", "{r}");
+    while human.live["status"] != "finished" {
+        human.recv().await;
+    }
+    assert_eq!(human.live["outcome"]["reason"], "agreement");
     assert_eq!(
-        human.act(json!({"type": "offer_draw"})).await["code"],
-        "not_available"
+        human.events.last().unwrap(),
+        &json!({"kind": "draw_agreed", "by": "black"})
     );
-    let r = human.act(json!({"type": "resign"})).await;
-    human.wait_v(r["v"].as_u64().unwrap()).await;
     let r = human.act(json!({"type": "rematch"})).await;
     human.wait_v(r["v"].as_u64().unwrap()).await;
     let new_id = human.live["rematch"].as_str().unwrap().to_owned();
@@ -415,6 +420,35 @@ async fn computer_replies_takes_back_and_does_not_block_other_games() {
     // The computer has White now and opens.
     while again.live["ply"] != 1 {
         again.recv().await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_computer_declines_a_draw_it_should_not_take_and_play_goes_on() {
+    let app = app();
+    let server = Server::start(app.clone()).await;
+    // White (the human) is a man down: the test computer declines.
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "russian", "mode": "computer", "color": "white", "level": 1,
+               "fen": "W:Wc3,e3:Bb6,d6,f6"}),
+    )
+    .await;
+    let (mut human, _) = Client::join(server.addr, &id, Some(&token)).await;
+    let r = human.act(json!({"type": "offer_draw"})).await;
+    assert_eq!(r["type"], "ack", "{r}");
+    while human.events.last().map(|e| e["kind"].clone()) != Some(json!("draw_declined")) {
+        human.recv().await;
+    }
+    assert_eq!(human.events.last().unwrap()["by"], "black");
+    assert!(human.live["draw_offer"].is_null());
+    assert_eq!(human.live["status"], "active");
+    // The game goes on: the human moves and the computer answers.
+    let r = human.play(&["c3", "d4"]).await;
+    assert_eq!(r["type"], "ack", "{r}");
+    while human.live["ply"] != 2 {
+        human.recv().await;
     }
     server.stop().await;
 }

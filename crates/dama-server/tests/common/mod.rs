@@ -19,7 +19,8 @@ use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
 /// A computer for tests: plays the legal move that comes first in the generator's order,
-/// after thinking for `delay` (on its own thread, stopping early when asked).
+/// after thinking for `delay` (on its own thread, stopping early when asked); accepts a draw
+/// when both sides have as many pieces, declines it otherwise.
 pub struct TestComputer {
     pub delay: Duration,
 }
@@ -40,6 +41,16 @@ impl Computer for TestComputer {
             std::thread::sleep(Duration::from_millis(2));
         }
         request.game.legal_moves().into_iter().next()
+    }
+    fn accepts_draw(&self, request: &ComputerRequest, _: &AtomicBool) -> bool {
+        let pos = request.game.position();
+        let count = |c| {
+            pos.variant()
+                .squares()
+                .filter(|&s| pos.piece_at(s).is_some_and(|p| p.color == c))
+                .count()
+        };
+        count(dama_core::Color::White) == count(dama_core::Color::Black)
     }
 }
 

@@ -70,6 +70,8 @@ export function gamePage(main, _info, id) {
         plies.splice(plies.length - e.plies, e.plies);
         input.reset();
         if (view !== null && view >= plies.length) view = null;
+      } else if (e.kind === "draw_declined" && role && role !== "both" && e.by !== myColour()) {
+        say({ key: "offer.draw_declined" }, true);
       } else if (e.kind === "rematch" && role && token) {
         // The same seat token holds the other colour in the rematch.
         saveToken(e.game, token);
@@ -275,7 +277,7 @@ export function gamePage(main, _info, id) {
         onclick: () => { if (confirm(t("action.resign_confirm"))) action("resign"); },
       }, t("action.resign")));
     }
-    if (role && active && (mode === "friend" || mode === "lobby" || mode === "local")) {
+    if (role && active && !(live.draw_offer && live.draw_offer === myColour())) {
       list.push(h("button", { id: "offer-draw", onclick: () => action("offer_draw") }, t(mode === "local" ? "action.agree_draw" : "action.offer_draw")));
     }
     if (role && (mode === "computer" || mode === "local") && plies.length > 0 && !live.rematch) {
