@@ -13,9 +13,9 @@ use dama_core::game::{DrawRules, GameOptions};
 use dama_core::position::Bb;
 use dama_core::rules::Rules;
 use dama_core::{with_rules, AnyMove, AnyPosition, Game, Role, Variant};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -450,6 +450,9 @@ impl Job {
             draw: self.draw,
             weights,
             params: PARAMS,
+            main_depth: AtomicU32::new(0),
+            helper_depth: AtomicU32::new(0),
+            helper_best: Mutex::new(None),
         };
         self.tt.new_search();
         let convert = |it: &Iteration<Bb<R>>| SearchInfo {

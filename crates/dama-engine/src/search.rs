@@ -18,7 +18,8 @@ use dama_core::game::EndgameLimit;
 use dama_core::position::Bb;
 use dama_core::rules::{Goal, Rules};
 use dama_core::{Move, Position};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::any::Any;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -163,11 +164,40 @@ pub(crate) struct Shared<'a> {
     pub draw: DrawConfig,
     pub weights: Weights,
     pub params: Params,
+    /// Lazy SMP: the depth of the main thread's current iteration (helpers work beyond it)...
+    pub main_depth: AtomicU32,
+    /// ...the deepest iteration a helper has completed...
+    pub helper_depth: AtomicU32,
+    /// ...and that iteration (an `Iteration<Bb<R>>`), which the main thread adopts instead of
+    /// finishing the same depth itself.
+    pub helper_best: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
 impl Shared<'_> {
     fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// The helpers' deepest completed iteration, if it is at least `depth` deep.
+    fn helper_iteration<B: Bitboard>(&self, depth: u32) -> Option<Iteration<B>> {
+        if self.helper_depth.load(Ordering::Acquire) < depth {
+            return None;
+        }
+        let slot = self.helper_best.lock().unwrap_or_else(|p| p.into_inner());
+        let it = slot.as_ref()?.downcast_ref::<Iteration<B>>()?;
+        (it.depth >= depth).then(|| it.clone())
+    }
+
+    /// Publishes a helper's completed iteration if it is the deepest so far.
+    fn publish<B: Bitboard>(&self, it: &Iteration<B>) {
+        if it.depth <= self.helper_depth.load(Ordering::Acquire) {
+            return;
+        }
+        let mut slot = self.helper_best.lock().unwrap_or_else(|p| p.into_inner());
+        if it.depth > self.helper_depth.load(Ordering::Acquire) {
+            *slot = Some(Box::new(it.clone()));
+            self.helper_depth.store(it.depth, Ordering::Release);
+        }
     }
 }
 
@@ -195,6 +225,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// The main thread stopped its iteration because a helper completed that depth.
+    overtaken: bool,
     lists: Vec<Vec<Move<Bb<R>>>>,
     order: Vec<Vec<i32>>,
     killers: Vec<[Move<Bb<R>>; 2]>,
@@ -227,6 +259,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            overtaken: false,
             lists: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
@@ -289,7 +322,15 @@ impl<'a, R: Rules> Searcher<'a, R> {
             if !shared.control.pondering.load(Ordering::Relaxed) && shared.control.elapsed() >= hard
             {
                 self.stop_all();
+                return;
             }
+        }
+        if shared.nodes.len() > 1
+            && shared.helper_depth.load(Ordering::Relaxed) >= self.root_depth as u32
+        {
+            // A helper has finished this iteration: take its result rather than finish it.
+            self.stopped = true;
+            self.overtaken = true;
         }
     }
 
@@ -674,30 +715,75 @@ impl<'a, R: Rules> Searcher<'a, R> {
         while depth <= max_depth {
             self.root_depth = depth as i32;
             self.seldepth = 0;
+            if main {
+                self.shared.main_depth.store(depth, Ordering::Relaxed);
+            } else {
+                // Helpers stay ahead of the main thread, so that what they complete is new.
+                let ahead = self.shared.main_depth.load(Ordering::Relaxed) + 1;
+                if depth < ahead {
+                    depth = ahead;
+                    if depth > max_depth {
+                        break;
+                    }
+                    self.root_depth = depth as i32;
+                }
+            }
             let prev = best.as_ref().map(|b| b.score);
             let mut delta = self.shared.params.aspiration;
             let (mut alpha, mut beta) = match prev {
                 Some(s) if depth >= 5 && s.abs() < WIN_BOUND => (s - delta, s + delta),
                 _ => (-INFINITE, INFINITE),
             };
-            let score = loop {
-                let s = self.search_root(root, &mut moves, depth as i32, alpha, beta);
-                if self.stopped {
-                    break s;
+            let overtaken = if main {
+                self.shared.helper_iteration::<Bb<R>>(depth)
+            } else {
+                None
+            };
+            let score = if overtaken.is_some() {
+                0
+            } else {
+                loop {
+                    let s = self.search_root(root, &mut moves, depth as i32, alpha, beta);
+                    if self.stopped {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INFINITE);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INFINITE);
+                    } else {
+                        break s;
+                    }
+                    delta *= 2;
+                    if delta > 1000 {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
                 }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INFINITE);
-                } else if s >= beta {
-                    beta = (s + delta).min(INFINITE);
-                } else {
-                    break s;
+            };
+            let mut overtaken = overtaken;
+            if self.overtaken {
+                self.overtaken = false;
+                self.stopped = false;
+                overtaken = self.shared.helper_iteration::<Bb<R>>(depth);
+                // (It is there: helpers publish before they raise the depth.)
+                self.stopped = overtaken.is_none();
+            }
+            if let Some(it) = &overtaken {
+                // A helper completed this depth (or a deeper one): its result is this
+                // thread's, and the next iteration starts beyond it, its best move first.
+                if let Some(i) = moves.iter().position(|r| Some(&r.mv) == it.pv.first()) {
+                    moves[..=i].rotate_right(1);
+                    moves[0].score = it.score;
                 }
-                delta *= 2;
-                if delta > 1000 {
-                    alpha = -INFINITE;
-                    beta = INFINITE;
-                }
+                depth = it.depth;
+                self.root_depth = depth as i32;
+                self.pv[0].clone_from(&it.pv);
+            }
+            let score = match overtaken {
+                Some(ref it) => it.score,
+                None => score,
             };
             if self.stopped && best.is_none() {
                 // Even an unfinished first iteration must give a move: the best so far.
@@ -731,7 +817,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
             let it = Iteration {
                 depth,
-                seldepth: self.seldepth as u32,
+                seldepth: match overtaken {
+                    Some(ref it) => it.seldepth.max(self.seldepth as u32),
+                    None => self.seldepth as u32,
+                },
                 score,
                 pv: if self.pv[0].is_empty() {
                     vec![moves[0].mv]
@@ -749,11 +838,13 @@ impl<'a, R: Rules> Searcher<'a, R> {
             if main {
                 report(&it);
             }
-            best = Some(it);
             if !main {
+                self.shared.publish(&it);
+                best = Some(it);
                 depth += 1;
                 continue;
             }
+            best = Some(it);
             // Decide whether to start another iteration.
             let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
             if !pondering {
@@ -773,6 +864,18 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
             let _ = started;
             depth += 1;
+        }
+        if main {
+            // A helper may have completed a deeper iteration than this thread when time ran out.
+            let deeper = best
+                .as_ref()
+                .and_then(|b| self.shared.helper_iteration::<Bb<R>>(b.depth + 1));
+            if let Some(mut it) = deeper {
+                it.nodes = self.shared.total_nodes();
+                it.time = self.shared.control.elapsed();
+                report(&it);
+                best = Some(it);
+            }
         }
         best
     }

@@ -72,6 +72,44 @@ fn no_move_when_the_game_is_over() {
 }
 
 #[test]
+fn two_threads_report_rising_depths_and_legal_lines() {
+    // Lazy SMP: the main thread may adopt an iteration a helper completed first; what is
+    // reported must still be a rising series of depths with legal principal variations.
+    for v in [Variant::International, Variant::Russian, Variant::English] {
+        for limits in [Limits::depth(11), Limits::nodes(400_000)] {
+            let mut e = Engine::new(EngineOptions {
+                threads: 2,
+                hash_mb: 8,
+                ..EngineOptions::default()
+            });
+            let start = AnyPosition::start(v);
+            e.set_position(start, &[]);
+            let mut infos = Vec::new();
+            let r = e.search(limits, |i| infos.push(i.clone()));
+            assert!(infos.windows(2).all(|w| w[0].depth < w[1].depth), "{v}");
+            if limits.depth.is_some() {
+                assert_eq!(r.depth, 11, "{v}");
+            }
+            for line in infos.iter().map(|i| &i.pv).chain([&r.pv]) {
+                let mut p = start;
+                for m in line {
+                    p = p.play(m).expect("legal pv move");
+                }
+            }
+            assert_eq!(r.pv.first(), r.best_move.as_ref(), "{v}");
+        }
+    }
+    // A forced win is found with two threads too.
+    let pos = AnyPosition::from_fen(Variant::Russian, "W:WKa1:Bc3,e5").unwrap();
+    let mut e = Engine::new(EngineOptions {
+        threads: 2,
+        ..EngineOptions::default()
+    });
+    e.set_position(pos, &[]);
+    assert_eq!(e.search(Limits::depth(6), |_| {}).score, Score::Win(1));
+}
+
+#[test]
 fn finds_a_forced_win() {
     // White king takes both black men: the only capture wins at once.
     let pos = AnyPosition::from_fen(Variant::Russian, "W:WKa1:Bc3,e5").unwrap();
