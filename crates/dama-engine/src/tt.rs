@@ -181,14 +181,27 @@ impl Table {
 
 /// The bucket array: zeroed memory aligned to 2 MiB, which Linux is asked to back with huge
 /// pages, because random probes over many megabytes otherwise miss the TLB at nearly every
-/// node.
+/// node. On Linux the memory is mapped directly (the advice must come before the first touch:
+/// the allocator's over-aligned `alloc_zeroed` writes the zeros itself, which would fault every
+/// page in at the small size first).
 struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
-    layout: std::alloc::Layout,
+    memory: Memory,
 }
 
-// SAFETY: the buckets hold only atomics, which are shared between threads by design.
+/// Where the buckets live, for freeing them.
+#[derive(Debug)]
+enum Memory {
+    /// From the global allocator.
+    Heap(std::alloc::Layout),
+    /// A private anonymous mapping: its start and length.
+    #[cfg(target_os = "linux")]
+    Mapped(*mut libc::c_void, usize),
+}
+
+// SAFETY: the buckets hold only atomics, which are shared between threads by design; the
+// mapping is owned by the one `Buckets` value.
 unsafe impl Send for Buckets {}
 // SAFETY: as above.
 unsafe impl Sync for Buckets {}
@@ -205,26 +218,58 @@ impl Buckets {
     fn new(len: usize) -> Buckets {
         let len = len.max(1);
         let bytes = len * std::mem::size_of::<Bucket>();
-        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 64 };
-        let layout = std::alloc::Layout::from_size_align(bytes, align)
+        #[cfg(target_os = "linux")]
+        if bytes >= HUGE_PAGE {
+            if let Some(b) = Self::mapped(len, bytes) {
+                return b;
+            }
+        }
+        let layout = std::alloc::Layout::from_size_align(bytes, 64)
             .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
         let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
             std::alloc::handle_alloc_error(layout);
         };
-        #[cfg(target_os = "linux")]
-        if align == HUGE_PAGE {
-            // SAFETY: the range is the allocation just made; the advice is only a hint.
-            unsafe {
-                libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
-            }
-        }
         Buckets {
             ptr,
             len: layout.size() / std::mem::size_of::<Bucket>(),
-            layout,
+            memory: Memory::Heap(layout),
         }
+    }
+
+    /// `len` buckets in a fresh mapping (zero pages), 2 MiB aligned and advised to use huge
+    /// pages before anything touches it; `None` if the mapping fails.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize, bytes: usize) -> Option<Buckets> {
+        let total = bytes.checked_add(HUGE_PAGE)?;
+        // SAFETY: a new private anonymous mapping; no existing memory is affected.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                total,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            return None;
+        }
+        let offset = (HUGE_PAGE - raw as usize % HUGE_PAGE) % HUGE_PAGE;
+        // SAFETY: `offset < HUGE_PAGE`, so `offset + bytes <= total` stays inside the mapping;
+        // the advice is only a hint.
+        let start = unsafe {
+            let start = (raw as *mut u8).add(offset);
+            libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+            start
+        };
+        Some(Buckets {
+            ptr: std::ptr::NonNull::new(start as *mut Bucket)?,
+            len,
+            memory: Memory::Mapped(raw, total),
+        })
     }
 }
 
@@ -239,8 +284,17 @@ impl std::ops::Deref for Buckets {
 
 impl Drop for Buckets {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+        match self.memory {
+            // SAFETY: allocated in `new` with this layout.
+            Memory::Heap(layout) => unsafe {
+                std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout)
+            },
+            // SAFETY: the mapping made in `mapped`, unmapped once.
+            #[cfg(target_os = "linux")]
+            Memory::Mapped(raw, total) => unsafe {
+                libc::munmap(raw, total);
+            },
+        }
     }
 }
 
