@@ -16,8 +16,8 @@
 //! | 5 | 5 plies | full | 0.6 men | 0.7 men | — |
 //! | 6 | 6 plies | full | 0.35 men | 0.4 men | — |
 //! | 7 | 8 plies | full | 0.15 men | 0.2 men | — |
-//! | 8 | search | full | — | — | 60 000 nodes |
-//! | 9 | search | full | — | — | 250 000 nodes |
+//! | 8 | search | full | — | — | 150 000 nodes |
+//! | 9 | search | full | — | — | 600 000 nodes |
 //! | 10 | search | full | — | — | as the limits allow |
 
 use core::fmt;
@@ -80,11 +80,11 @@ impl Level {
             6 => p(6, false, 35, 40),
             7 => p(8, false, 15, 20),
             8 => LevelParams {
-                nodes: Some(60_000),
+                nodes: Some(150_000),
                 ..p(0, false, 0, 0)
             },
             9 => LevelParams {
-                nodes: Some(250_000),
+                nodes: Some(600_000),
                 ..p(0, false, 0, 0)
             },
             _ => LevelParams {
