@@ -206,9 +206,9 @@ impl Engine {
         self.weights = weights;
     }
 
-    /// Replaces the pattern model (for tuning and experiments); `None` restores the built-in
-    /// one of the variant, if it has one. A model takes precedence over linear weights; one
-    /// made for another board is ignored.
+    /// Replaces the pattern model (for tuning and experiments; it then plays at every level);
+    /// `None` restores the built-in one of the variant, if it has one, which level 10 uses. A
+    /// model takes precedence over linear weights; one made for another board is ignored.
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         self.model = model;
     }
@@ -301,7 +301,10 @@ impl Engine {
             model: match (&self.model, &self.weights) {
                 (Some(m), _) => Some(Arc::clone(m)),
                 (None, Some(_)) => None,
-                (None, None) => Model::builtin(variant),
+                // The built-in model plays at full strength only: levels 1-9 keep the linear
+                // evaluation their ladder was measured with.
+                (None, None) if self.options.level == Level::MAX => Model::builtin(variant),
+                (None, None) => None,
             },
             draw: DrawConfig {
                 no_capture: rules.no_capture,

@@ -228,8 +228,12 @@ impl std::error::Error for ModelError {}
 
 const MAGIC: &[u8; 8] = b"DAMAPAT1";
 
-/// The models fitted with `dama tune fit` and shipped with the engine.
-const BUILTIN: [(Variant, &[u8]); 0] = [];
+/// The models fitted with `dama tune fit` and shipped with the engine (how each was made is
+/// recorded in BENCHMARKS.md, "Tuning").
+const BUILTIN: [(Variant, &[u8]); 1] = [(
+    Variant::International,
+    include_bytes!("../data/international.model"),
+)];
 
 impl Model {
     /// A model with every weight zero.
@@ -524,6 +528,20 @@ mod tests {
                 "B:Wa3,c3,Kd4,f2:Bb6,d6,Kh8",
             ],
         );
+    }
+
+    #[test]
+    fn builtin_models_load_and_fit_their_boards() {
+        let m = Model::builtin(Variant::International).expect("International model");
+        assert_eq!(m.variant, "international");
+        assert!(m.check::<rules::International>().is_ok());
+        // A man is still worth about a man (the fit keeps the scale of centi-men).
+        let man = m.base[feature::MAN];
+        assert!(
+            (800..=3200).contains(&man[0]) && (800..=3200).contains(&man[1]),
+            "{man:?}"
+        );
+        assert!(Model::builtin(Variant::English).is_none());
     }
 
     #[test]
