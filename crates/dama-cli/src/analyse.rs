@@ -30,6 +30,10 @@ pub struct Args {
     /// Playing level, 1 to 10.
     #[arg(long, default_value_t = 10)]
     level: u8,
+    /// Evaluate with this file: a pattern model from `dama tune fit` or linear weights from
+    /// `dama tune linear` (default: the built-in evaluation).
+    #[arg(long)]
+    eval: Option<std::path::PathBuf>,
     /// Print one JSON object per line instead of text.
     #[arg(long)]
     json: bool,
@@ -79,6 +83,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         level,
         ..EngineOptions::default()
     });
+    if let Some(path) = &args.eval {
+        let (weights, model) = crate::tune::load_eval(path, pos.variant())?;
+        engine.set_weights(weights);
+        engine.set_model(model);
+    }
     engine.set_position(pos, &[]);
     let json = args.json;
     let print = |info: &SearchInfo| {

@@ -355,16 +355,9 @@ fn make_player(
             Some((n, f)) => (n, Some(f)),
             None => (n, None),
         };
-        let weights = match weights_file {
-            None => None,
-            Some(f) => {
-                let text = std::fs::read_to_string(f).map_err(|e| CliError(format!("{f}: {e}")))?;
-                let base = dama_engine::eval::Weights::for_variant(variant);
-                Some(
-                    dama_engine::tune::read_weights(&text, &base)
-                        .map_err(|e| CliError(format!("{f}: {e}")))?,
-                )
-            }
+        let (weights, model) = match weights_file {
+            None => (None, None),
+            Some(f) => crate::tune::load_eval(Path::new(f), variant)?,
         };
         let level = n
             .parse()
@@ -384,6 +377,7 @@ fn make_player(
             ..EngineOptions::default()
         });
         engine.set_weights(weights);
+        engine.set_model(model);
         return Ok(Box::new(Internal {
             engine,
             tuned: weights_file.map(str::to_owned),

@@ -1,15 +1,106 @@
-//! `dama tune`: fit the evaluation weights of a variant's family to self-play games.
+//! `dama tune`: self-play training data and fitting the evaluation to it.
 
 use crate::CliError;
 use dama_core::Variant;
 use dama_engine::eval::Weights;
-use dama_engine::tune;
+use dama_engine::{selfplay, tune};
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Options of `dama tune`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(subcommand)]
+    command: TuneCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum TuneCommand {
+    /// Play fast self-play games and append their quiet positions, with the games' results,
+    /// to a training data file.
+    Play(PlayArgs),
+    /// Fit a pattern evaluation (window configurations and linear features, by phase) to
+    /// training data files, by logistic regression.
+    Fit(FitArgs),
+    /// Self-play and fit the linear feature weights alone (the first tuner).
+    Linear(LinearArgs),
+}
+
+/// Options of `dama tune play`.
+#[derive(Debug, clap::Args)]
+struct PlayArgs {
+    /// Variant.
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 3000)]
+    nodes: u64,
+    /// Random moves at the start of each game (for variety).
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Keep a random opening only if a 6-ply search scores it within this many centi-men.
+    #[arg(long, default_value_t = 80)]
+    balance: i32,
+    /// Games still running after this many plies are draws.
+    #[arg(long, default_value_t = 300)]
+    max_plies: u32,
+    /// Adjudicate a win once the search scores beyond this for four plies (0: play out).
+    #[arg(long, default_value_t = 1200)]
+    resign: i32,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random openings (use a new one for each run appended to a file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Data file; created with a header, or appended to if it exists.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Options of `dama tune fit`.
+#[derive(Debug, clap::Args)]
+struct FitArgs {
+    /// Variant of the data.
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: String,
+    /// Training data files from `dama tune play` (repeatable).
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Write the fitted model here.
+    #[arg(long)]
+    out: PathBuf,
+    /// Epochs of full-batch gradient descent (Adam).
+    #[arg(long, default_value_t = 300)]
+    epochs: u32,
+    /// Step size, in centi-men.
+    #[arg(long, default_value_t = 2.0)]
+    rate: f64,
+    /// L2 penalty on the window weights.
+    #[arg(long, default_value_t = 1e-6)]
+    l2: f64,
+    /// Weight of the game result in the target (the rest: the self-play search score).
+    #[arg(long, default_value_t = 1.0)]
+    result_weight: f64,
+    /// Hold out every Nth game to measure the error on unseen positions (0: none).
+    #[arg(long, default_value_t = 20)]
+    hold_out: u32,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Read at most this many positions per file.
+    #[arg(long, default_value_t = 50_000_000)]
+    max_positions: usize,
+}
+
+/// Options of `dama tune linear`.
+#[derive(Debug, clap::Args)]
+struct LinearArgs {
     /// Variant whose games are played (its family's weights are tuned).
     #[arg(long, short = 'v', default_value = "international")]
     variant: String,
@@ -36,7 +127,185 @@ pub struct Args {
     seed: u64,
 }
 
+/// Reads an evaluation file: a pattern model from `dama tune fit`, or linear weights (`name
+/// value` lines) from `dama tune linear`.
+pub fn load_eval(
+    path: &std::path::Path,
+    variant: Variant,
+) -> Result<
+    (
+        Option<Weights>,
+        Option<std::sync::Arc<dama_engine::pattern::Model>>,
+    ),
+    CliError,
+> {
+    let err = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+    let bytes = std::fs::read(path).map_err(|e| err(&e))?;
+    if bytes.len() > 64 << 20 {
+        return Err(err(&"larger than 64 MiB"));
+    }
+    if bytes.starts_with(b"DAMAPAT") {
+        let model = dama_engine::pattern::Model::from_bytes(&bytes).map_err(|e| err(&e))?;
+        if model.variant != variant.key() {
+            return Err(err(&format!(
+                "the model was fitted to {}, not {}",
+                model.variant,
+                variant.key()
+            )));
+        }
+        dama_core::with_rules!(variant, R => model.check::<R>()).map_err(|e| err(&e))?;
+        Ok((None, Some(std::sync::Arc::new(model))))
+    } else {
+        let text = String::from_utf8(bytes).map_err(|e| err(&e))?;
+        let w = tune::read_weights(&text, &Weights::for_variant(variant)).map_err(|e| err(&e))?;
+        Ok((Some(w), None))
+    }
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
+    match args.command {
+        TuneCommand::Play(a) => play(a),
+        TuneCommand::Fit(a) => fit(a),
+        TuneCommand::Linear(a) => linear(a),
+    }
+}
+
+fn play(args: PlayArgs) -> Result<(), CliError> {
+    let variant: Variant = args.variant.parse()?;
+    if args.games == 0 || args.nodes == 0 || args.threads == 0 || args.threads > 64 {
+        return Err(CliError(
+            "--games, --nodes and --threads (at most 64) must be positive".into(),
+        ));
+    }
+    let path = &args.out;
+    let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
+    let existing = match std::fs::File::open(path) {
+        Ok(f) => {
+            // Appending: the file must be a complete data file of the same variant.
+            selfplay::read(std::io::BufReader::new(f), variant, usize::MAX)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?
+                .len()
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::write(path, selfplay::header(variant)).map_err(err)?;
+            0
+        }
+        Err(e) => return Err(err(e)),
+    };
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(err)?;
+    let config = selfplay::Config {
+        variant,
+        games: args.games,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        balance: args.balance.max(1),
+        max_plies: args.max_plies.clamp(10, 10_000),
+        resign: args.resign.max(0),
+        threads: args.threads,
+        seed: args.seed,
+    };
+    let started = Instant::now();
+    let stop = AtomicBool::new(false);
+    let games = args.games;
+    let written = selfplay::run(
+        &config,
+        &|| selfplay::default_engine(args.seed),
+        std::io::BufWriter::new(file),
+        &stop,
+        &|g, n| {
+            if g % 10 == 0 || g == games {
+                let secs = started.elapsed().as_secs_f64();
+                eprint!(
+                    "\rself-play: {g}/{games} games, {n} positions ({secs:.0} s, {:.1} games/s)",
+                    g as f64 / secs.max(1e-3)
+                );
+                let _ = std::io::stderr().flush();
+            }
+        },
+    )
+    .map_err(err)?;
+    eprintln!();
+    println!(
+        "{written} positions from {games} games appended to {} ({} in all)",
+        path.display(),
+        existing as u64 + written
+    );
+    Ok(())
+}
+
+fn fit(args: FitArgs) -> Result<(), CliError> {
+    use dama_engine::train;
+    let variant: Variant = args.variant.parse()?;
+    if args.epochs == 0 || args.threads == 0 || args.threads > 64 {
+        return Err(CliError(
+            "--epochs and --threads (at most 64) must be positive".into(),
+        ));
+    }
+    if !(0.0..=1.0).contains(&args.result_weight) || args.rate <= 0.0 || args.l2 < 0.0 {
+        return Err(CliError(
+            "--result-weight must be in [0, 1], --rate positive, --l2 not negative".into(),
+        ));
+    }
+    let started = Instant::now();
+    let mut records = Vec::new();
+    for path in &args.data {
+        let f =
+            std::fs::File::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let mut r = selfplay::read(std::io::BufReader::new(f), variant, args.max_positions)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        // Game numbers restart in every file: keep them apart for the held-out split.
+        let offset = records.last().map_or(0, |x: &selfplay::Record| x.game + 1);
+        for x in &mut r {
+            x.game = x.game.wrapping_add(offset);
+        }
+        records.append(&mut r);
+    }
+    let (data, skipped) = train::dataset(variant, &records, args.hold_out);
+    drop(records);
+    if data.len() < 1000 {
+        return Err(CliError(format!(
+            "only {} positions: play more games",
+            data.len()
+        )));
+    }
+    eprintln!(
+        "{} positions ({} held out, {skipped} skipped), {} window tables; read in {:.0} s",
+        data.len(),
+        data.held_out(),
+        data.tables,
+        started.elapsed().as_secs_f64()
+    );
+    let start = Weights::for_variant(variant);
+    let k = train::fit_k(&data, &start);
+    let (lt, lv) = train::linear_loss(&data, &start, k);
+    eprintln!("k = {k:.3}; built-in linear weights: loss {lt:.5} (held out {lv:.5})");
+    let config = train::FitConfig {
+        k,
+        result_weight: args.result_weight,
+        epochs: args.epochs,
+        rate: args.rate,
+        l2: args.l2,
+        threads: args.threads,
+    };
+    let model = train::fit(&data, variant, &start, &config, |p| {
+        eprintln!(
+            "epoch {:4}: loss {:.5} (held out {:.5}) {:.0} s",
+            p.epoch,
+            p.train,
+            p.validation,
+            started.elapsed().as_secs_f64()
+        );
+    });
+    std::fs::write(&args.out, model.to_bytes())
+        .map_err(|e| CliError(format!("{}: {e}", args.out.display())))?;
+    println!("model written to {}", args.out.display());
+    Ok(())
+}
+
+fn linear(args: LinearArgs) -> Result<(), CliError> {
     let variant: Variant = args.variant.parse()?;
     if args.games == 0 || args.games > 1_000_000 || args.nodes == 0 {
         return Err(CliError("--games and --nodes must be positive".into()));

@@ -1,12 +1,13 @@
 //! The engine facade: a position, limits, and a search that reports through events. It knows
 //! no protocol; Hub, DXP, the command line and the server are adapters around it.
 
-use crate::eval::Weights;
+use crate::eval::{Evaluator, Weights};
 use crate::level::{self, Level};
 use crate::limits::Limits;
+use crate::pattern::Model;
 use crate::score::Score;
 use crate::search::{
-    Control, Counters, DrawConfig, Iteration, RootState, Searcher, Shared, PARAMS,
+    Control, Counters, DrawConfig, Iteration, Params, RootState, Searcher, Shared,
 };
 use crate::tt::Table;
 use dama_core::game::{DrawRules, GameOptions};
@@ -140,6 +141,7 @@ pub struct Engine {
     root: AnyPosition,
     state: RootState,
     weights: Option<Weights>,
+    model: Option<Arc<Model>>,
     rng: u64,
     worker: Option<JoinHandle<()>>,
 }
@@ -166,6 +168,7 @@ impl Engine {
                 counters: Counters::default(),
             },
             weights: None,
+            model: None,
             rng: seed | 1,
             options,
             worker: None,
@@ -201,6 +204,13 @@ impl Engine {
     /// built-in weights of the variant's family.
     pub fn set_weights(&mut self, weights: Option<Weights>) {
         self.weights = weights;
+    }
+
+    /// Replaces the pattern model (for tuning and experiments; it then plays at every level);
+    /// `None` restores the built-in one of the variant, if it has one, which level 10 uses. A
+    /// model takes precedence over linear weights; one made for another board is ignored.
+    pub fn set_model(&mut self, model: Option<Arc<Model>>) {
+        self.model = model;
     }
 
     /// Forgets what earlier searches learnt (call between games).
@@ -288,6 +298,14 @@ impl Engine {
             weights: self
                 .weights
                 .unwrap_or_else(|| Weights::for_variant(variant)),
+            model: match (&self.model, &self.weights) {
+                (Some(m), _) => Some(Arc::clone(m)),
+                (None, Some(_)) => None,
+                // The built-in model plays at full strength only: levels 1-9 keep the linear
+                // evaluation their ladder was measured with.
+                (None, None) if self.options.level == Level::MAX => Model::builtin(variant),
+                (None, None) => None,
+            },
             draw: DrawConfig {
                 no_capture: rules.no_capture,
                 kings_only: rules.kings_only,
@@ -410,6 +428,7 @@ struct Job {
     limits: Limits,
     options: EngineOptions,
     weights: Weights,
+    model: Option<Arc<Model>>,
     draw: DrawConfig,
     tt: Arc<Table>,
     control: Arc<Control>,
@@ -431,10 +450,10 @@ impl Job {
         if let Some(n) = params.nodes {
             limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
         }
-        let weights = if params.material_only {
-            self.weights.material_only()
-        } else {
-            self.weights
+        let eval = match &self.model {
+            _ if params.material_only => Evaluator::Linear(self.weights.material_only()),
+            Some(m) if m.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(m)),
+            _ => Evaluator::Linear(self.weights),
         };
         let threads = if params.noise > 0 {
             1
@@ -448,8 +467,8 @@ impl Job {
             limits,
             budget: limits.budget(),
             draw: self.draw,
-            weights,
-            params: PARAMS,
+            eval,
+            params: Params::current(),
             main_depth: AtomicU32::new(0),
             helper_depth: AtomicU32::new(0),
             helper_best: Mutex::new(None),

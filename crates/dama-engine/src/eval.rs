@@ -183,6 +183,15 @@ const GIVEAWAY: Weights = Weights([
     0, 0, 0, -2, -1, 0, 0, 0, 0, 0, 5,
 ]);
 
+/// The evaluation a search uses.
+#[derive(Clone, Debug)]
+pub enum Evaluator {
+    /// The linear features alone.
+    Linear(Weights),
+    /// A fitted pattern model (linear features and window configurations, by phase).
+    Pattern(std::sync::Arc<crate::pattern::Model>),
+}
+
 /// Receives features.
 pub trait Sink {
     /// Feature `index` has the value `value` (White's count minus Black's).

@@ -22,8 +22,11 @@ pub mod engine;
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod pattern;
 pub mod score;
 mod search;
+pub mod selfplay;
+pub mod train;
 mod tt;
 pub mod tune;
 

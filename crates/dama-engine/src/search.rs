@@ -9,8 +9,9 @@
 //! never "quiet": at the horizon the search goes on through every capture (the quiescence
 //! search) and only stands pat when the side to move has no capture.
 
-use crate::eval::{self, Tables, Weights};
+use crate::eval::{self, Evaluator, Tables};
 use crate::limits::Limits;
+use crate::pattern::{self, Layout};
 use crate::score::{self, INFINITE, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, Table};
 use dama_core::bitboard::Bitboard;
@@ -29,24 +30,95 @@ pub(crate) const MAX_PLY: usize = 128;
 pub(crate) const MAX_DEPTH: u32 = 100;
 
 /// Search parameters that tuning may change.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Params {
     /// Aspiration window half-width, in centi-men.
     pub aspiration: i32,
     /// Minimum depth for late-move reductions.
     pub lmr_depth: i32,
-    /// Moves searched at full depth before reductions start.
+    /// Moves searched at full depth before reductions start, at PV nodes...
     pub lmr_moves: usize,
+    /// ...and at the other nodes.
+    pub lmr_moves_cut: usize,
     /// Late-move reduction: `ln(depth) · ln(move number) / lmr_divisor` plies.
     pub lmr_divisor: f64,
+    /// Shallow-search pruning at non-PV nodes from this depth on (0: off).
+    pub probcut_depth: i32,
+    /// Its margin above beta, per ply of depth, in centi-men.
+    pub probcut_margin: i32,
+    /// Its depth, in per cent of the node's depth.
+    pub probcut_percent: i32,
+    /// Lower the history of the quiet moves tried before a cut-off.
+    pub history_malus: bool,
+    /// Quiet moves searched at the horizon: 0 none, 1 crowning moves, 2 also moves that give
+    /// the opponent a capture (at the first level).
+    pub qs_moves: i32,
 }
 
 pub(crate) const PARAMS: Params = Params {
     aspiration: 30,
     lmr_depth: 3,
     lmr_moves: 3,
+    lmr_moves_cut: 3,
     lmr_divisor: 2.0,
+    probcut_depth: 0,
+    probcut_margin: 5,
+    probcut_percent: 40,
+    history_malus: false,
+    qs_moves: 0,
 };
+
+impl Params {
+    /// The parameters with the overrides of `text`, a comma-separated list of `name=value`
+    /// (for tuning experiments: the `DAMA_SEARCH` environment variable). Unknown names and bad
+    /// values are errors.
+    pub fn with_overrides(mut self, text: &str) -> Result<Params, String> {
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("{item:?} is not name=value"))?;
+            let int = || {
+                value
+                    .parse::<i32>()
+                    .map_err(|_| format!("bad value in {item:?}"))
+            };
+            match name {
+                "aspiration" => self.aspiration = int()?.clamp(1, 1000),
+                "lmr_depth" => self.lmr_depth = int()?.clamp(1, 100),
+                "lmr_moves" => self.lmr_moves = int()?.clamp(1, 100) as usize,
+                "lmr_moves_cut" => self.lmr_moves_cut = int()?.clamp(1, 100) as usize,
+                "lmr_divisor" => {
+                    self.lmr_divisor = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| *v >= 0.25 && *v <= 100.0)
+                        .ok_or_else(|| format!("bad value in {item:?}"))?
+                }
+                "probcut_depth" => self.probcut_depth = int()?.clamp(0, 100),
+                "probcut_margin" => self.probcut_margin = int()?.clamp(0, 1000),
+                "probcut_percent" => self.probcut_percent = int()?.clamp(1, 90),
+                "history_malus" => self.history_malus = int()? != 0,
+                "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
+                _ => return Err(format!("unknown search parameter {name:?}")),
+            }
+        }
+        Ok(self)
+    }
+
+    /// The parameters of searches: the built-in ones, with the overrides of the `DAMA_SEARCH`
+    /// environment variable if it is set (read once; a bad value is reported on standard error
+    /// and ignored).
+    pub fn current() -> Params {
+        static CURRENT: std::sync::OnceLock<Params> = std::sync::OnceLock::new();
+        *CURRENT.get_or_init(|| match std::env::var("DAMA_SEARCH") {
+            Ok(text) => PARAMS.with_overrides(&text).unwrap_or_else(|e| {
+                eprintln!("DAMA_SEARCH ignored: {e}");
+                PARAMS
+            }),
+            Err(_) => PARAMS,
+        })
+    }
+}
 
 /// Stop and ponder signals shared between the engine and its search threads.
 #[derive(Debug)]
@@ -162,7 +234,7 @@ pub(crate) struct Shared<'a> {
     pub limits: Limits,
     pub budget: Option<(Duration, Duration)>,
     pub draw: DrawConfig,
-    pub weights: Weights,
+    pub eval: Evaluator,
     pub params: Params,
     /// Lazy SMP: the depth of the main thread's current iteration (helpers work beyond it)...
     pub main_depth: AtomicU32,
@@ -222,6 +294,7 @@ pub(crate) struct Searcher<'a, R: Rules> {
     shared: &'a Shared<'a>,
     id: usize,
     tables: Tables<Bb<R>>,
+    layout: Layout<Bb<R>>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -230,6 +303,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     lists: Vec<Vec<Move<Bb<R>>>>,
     order: Vec<Vec<i32>>,
     killers: Vec<[Move<Bb<R>>; 2]>,
+    /// The quiet moves searched at each ply (indices in its list), for the history malus.
+    tried: Vec<Vec<u16>>,
     history: Vec<i32>,
     pv: Vec<Vec<Move<Bb<R>>>>,
     /// Hashes of the positions: the game history before the root, then one per ply.
@@ -256,6 +331,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             shared,
             id,
             tables: Tables::<Bb<R>>::new::<R>(),
+            layout: Layout::<Bb<R>>::new::<R>(),
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -263,6 +339,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             lists: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
+            tried: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             history: vec![0; 2 << 14],
             pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(16)).collect(),
             hashes,
@@ -293,7 +370,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
 
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
-        eval::evaluate(pos, &self.tables, &self.shared.weights)
+        match &self.shared.eval {
+            Evaluator::Linear(w) => eval::evaluate(pos, &self.tables, w),
+            Evaluator::Pattern(m) => pattern::evaluate(pos, &self.tables, &self.layout, m),
+        }
     }
 
     /// Called every 1024 nodes: publishes the node count and checks the limits.
@@ -446,10 +526,26 @@ impl<'a, R: Rules> Searcher<'a, R> {
         &mut self,
         pos: &Position<R>,
         depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.search_node(pos, depth, alpha, beta, ply, pv_node, true)
+    }
+
+    /// [`Self::search`], with shallow-search pruning allowed or not (it is not inside its own
+    /// verification search).
+    #[allow(clippy::too_many_arguments)]
+    fn search_node(
+        &mut self,
+        pos: &Position<R>,
+        depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        prune: bool,
     ) -> i32 {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
@@ -484,11 +580,14 @@ impl<'a, R: Rules> Searcher<'a, R> {
             if depth <= 0 {
                 // Quiet position at the horizon: stand pat, unless the side cannot move.
                 self.lists[ply] = list;
-                return if pos.count_quiet_moves() == 0 {
-                    Self::terminal(ply)
-                } else {
-                    self.evaluate(pos)
-                };
+                if pos.count_quiet_moves() == 0 {
+                    return Self::terminal(ply);
+                }
+                let stand = self.evaluate(pos);
+                if stand >= beta || self.shared.params.qs_moves == 0 {
+                    return stand;
+                }
+                return self.quiet_horizon(pos, stand, alpha, beta, depth, ply, prune);
             }
             pos.quiet_moves(&mut list);
             if list.is_empty() {
@@ -525,6 +624,30 @@ impl<'a, R: Rules> Searcher<'a, R> {
 
         let side = pos.side_to_move().index();
         self.lists[ply] = list;
+
+        // Shallow-search pruning: at a node off the principal variation, a much shallower
+        // search that beats beta by a margin is taken as proof enough of a cut-off. It runs at
+        // the same ply before this node orders its moves (it regenerates the same list).
+        let p = &self.shared.params;
+        if prune
+            && !pv_node
+            && p.probcut_depth > 0
+            && depth >= p.probcut_depth
+            && beta.abs() < WIN_BOUND
+            && ply > 0
+        {
+            let margin = p.probcut_margin * depth;
+            let bound = beta + margin;
+            let shallow = (depth * p.probcut_percent / 100).max(1);
+            let s = self.search_node(pos, shallow, bound - 1, bound, ply, false, false);
+            if self.stopped {
+                return 0;
+            }
+            if s >= bound {
+                return s - margin;
+            }
+        }
+
         self.score_moves(ply, side, captures, tt_move, pos.kings());
         let count = self.lists[ply].len();
         // A forced move costs no depth (bounded so that long forced lines end).
@@ -535,6 +658,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut best_index = None;
         let mut searched = 0;
         let counters = self.counters[ply];
+        self.tried[ply].clear();
         while let Some(i) = Self::next_move(&mut self.order[ply]) {
             let m = self.lists[ply][i];
             let child = pos.play_unchecked(&m);
@@ -545,12 +669,18 @@ impl<'a, R: Rules> Searcher<'a, R> {
             self.counters[ply + 1] = counters.after(&m, man_moved, endgame);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
-                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.search_node(&child, new_depth, -beta, -alpha, ply + 1, pv_node, prune)
             } else {
                 let quiet = !captures;
+                let params = &self.shared.params;
                 let reduction = if quiet
-                    && depth >= self.shared.params.lmr_depth
-                    && searched >= self.shared.params.lmr_moves
+                    && depth >= params.lmr_depth
+                    && searched
+                        >= if pv_node {
+                            params.lmr_moves
+                        } else {
+                            params.lmr_moves_cut
+                        }
                     && !m.promotes()
                     && self.killers[ply][0] != m
                     && self.killers[ply][1] != m
@@ -561,19 +691,28 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 } else {
                     0
                 };
-                let mut s = -self.search(
+                let mut s = -self.search_node(
                     &child,
                     new_depth - reduction,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     false,
+                    prune,
                 );
                 if s > alpha && reduction > 0 {
-                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.search_node(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        prune,
+                    );
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.search_node(&child, new_depth, -beta, -alpha, ply + 1, true, prune);
                 }
                 s
             };
@@ -599,10 +738,21 @@ impl<'a, R: Rules> Searcher<'a, R> {
                             let bonus = depth * depth;
                             let h = &mut self.history[history_index(side, &m)];
                             *h += bonus - *h * bonus / 4096;
+                            if self.shared.params.history_malus {
+                                // The quiet moves tried before this one did not cut.
+                                for j in 0..self.tried[ply].len() {
+                                    let q = self.lists[ply][self.tried[ply][j] as usize];
+                                    let h = &mut self.history[history_index(side, &q)];
+                                    *h -= bonus + *h * bonus / 4096;
+                                }
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if !captures {
+                self.tried[ply].push(i as u16);
             }
         }
 
@@ -625,6 +775,62 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 },
             );
         }
+        best
+    }
+
+    /// At a quiet position of the horizon that stands pat below beta: tries the quiet moves
+    /// that crown, and (at the first level of the horizon, with `qs_moves` 2) those that give
+    /// the opponent a capture, which is how most combinations start. Returns the best of them
+    /// and the static score.
+    #[allow(clippy::too_many_arguments)]
+    fn quiet_horizon(
+        &mut self,
+        pos: &Position<R>,
+        stand: i32,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        prune: bool,
+    ) -> i32 {
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        let sacrifices = self.shared.params.qs_moves >= 2 && depth == 0;
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        pos.quiet_moves(&mut list);
+        let counters = self.counters[ply];
+        for m in list.iter() {
+            let child = pos.play_unchecked(m);
+            if !m.promotes() {
+                if !sacrifices {
+                    continue;
+                }
+                let scratch = &mut self.lists[ply + 1];
+                scratch.clear();
+                if !child.captures(scratch) {
+                    continue;
+                }
+            }
+            self.hashes[self.base + ply + 1] = child.hash();
+            let man_moved = !pos.kings().has(m.from().index());
+            let endgame = self.shared.draw.endgame_of(&child);
+            self.counters[ply + 1] = counters.after(m, man_moved, endgame);
+            let s = -self.search_node(&child, depth - 1, -beta, -alpha, ply + 1, false, prune);
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
         best
     }
 

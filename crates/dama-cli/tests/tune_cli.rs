@@ -1,0 +1,102 @@
+//! `dama tune play | fit` and `--eval`: data, a fitted model, and a search that uses it.
+
+use std::process::{Command, Output};
+
+fn dama(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args(args)
+        .output()
+        .expect("run dama")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn self_play_data_fits_a_model_that_analyse_and_match_use() {
+    let dir = std::env::temp_dir().join(format!("dama-tune-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("russian.dat");
+    let model = dir.join("russian.model");
+    let (data_s, model_s) = (data.to_str().unwrap(), model.to_str().unwrap());
+    // Two runs append to one file.
+    for seed in ["1", "2"] {
+        let o = dama(&[
+            "tune",
+            "play",
+            "-v",
+            "russian",
+            "--games",
+            "16",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--seed",
+            seed,
+            "--out",
+            data_s,
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("appended"), "{}", text(&o.stdout));
+    }
+    // The data belongs to one variant.
+    let o = dama(&[
+        "tune", "fit", "-v", "english", "--data", data_s, "--out", model_s,
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("russian"), "{}", text(&o.stderr));
+
+    let o = dama(&[
+        "tune",
+        "fit",
+        "-v",
+        "russian",
+        "--data",
+        data_s,
+        "--out",
+        model_s,
+        "--epochs",
+        "20",
+        "--hold-out",
+        "4",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let log = text(&o.stderr);
+    assert!(
+        log.contains("held out") && log.contains("epoch   20"),
+        "{log}"
+    );
+    assert!(std::fs::metadata(&model).unwrap().len() > 5 * 6561 * 4);
+
+    let o = dama(&[
+        "analyse", "-v", "russian", "--depth", "6", "--eval", model_s, "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("\"depth\":6"),
+        "{}",
+        text(&o.stdout)
+    );
+
+    let player = format!("level:10@{model_s}");
+    let o = dama(&[
+        "match", "--first", &player, "--second", "level:10", "-v", "russian", "-n", "2", "--nodes",
+        "500",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // A model of another board, and a file that is not one, are one-line errors.
+    for variant in ["international", "english"] {
+        let o = dama(&["analyse", "-v", variant, "--depth", "2", "--eval", model_s]);
+        assert!(!o.status.success(), "{variant}");
+        let err = text(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let o = dama(&["analyse", "-v", "russian", "--depth", "2", "--eval", data_s]);
+    assert!(!o.status.success());
+    assert!(!text(&o.stderr).contains("panicked"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,564 @@
+//! Pattern evaluation: weights for every configuration of men in small regions of the board,
+//! fitted to self-play games ([`crate::train`]).
+//!
+//! The board is covered by overlapping windows of four columns by four rows (eight playable
+//! squares each), placed every two columns and every two rows: 16 windows on 10x10, 9 on 8x8.
+//! Each square of a window is empty, holds a man of the side whose view is taken, or a man of
+//! the other side (kings count as empty: they are scored by the other terms), so a window has
+//! 3^8 = 6561 configurations. Turning the board half a turn maps the windows onto each other;
+//! a window and its image share one weight table, the lower one seen by White and its image
+//! seen by Black, so the evaluation is exactly symmetric between the colours.
+//!
+//! A [`Model`] holds those tables and weights for the linear features of [`crate::eval`], each
+//! twice: for the opening (all men on the board) and for the ending (none), mixed by the number
+//! of men left.
+
+use crate::eval::{self, feature, Sink, Tables};
+use dama_core::bitboard::Bitboard;
+use dama_core::geometry::Geometry;
+use dama_core::position::Bb;
+use dama_core::rules::Rules;
+use dama_core::{Color, Position, Variant};
+use std::sync::{Arc, OnceLock};
+
+/// Configurations of one window.
+pub const TABLE_SIZE: usize = 6561;
+/// Weights are stored in 1/`QUANTUM` of a centi-man.
+pub const QUANTUM: i32 = 16;
+
+/// `DIGITS[x]`: the base-3 number whose digit `i` is bit `i` of `x`.
+static DIGITS: [u16; 256] = digits(false);
+/// `DIGITS_REVERSED[x]`: the same with the digits in the opposite order (digit `7 - i` is bit
+/// `i`), for the windows seen by Black, whose squares come in the opposite order.
+static DIGITS_REVERSED: [u16; 256] = digits(true);
+
+const fn digits(reversed: bool) -> [u16; 256] {
+    let mut t = [0u16; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut v = 0u16;
+        let mut i = 0;
+        while i < 8 {
+            if x >> i & 1 != 0 {
+                let place = if reversed { 7 - i } else { i };
+                let mut p = 1u16;
+                let mut k = 0;
+                while k < place {
+                    p *= 3;
+                    k += 1;
+                }
+                v += p;
+            }
+            i += 1;
+        }
+        t[x] = v;
+        x += 1;
+    }
+    t
+}
+
+/// The windows of one board: per weight table, the window White sees and the window Black sees.
+#[derive(Clone, Debug)]
+pub struct Layout<B> {
+    /// `(white, black)` window masks, one pair per table.
+    pub pairs: Vec<(B, B)>,
+}
+
+impl<B: Bitboard> Layout<B> {
+    /// The windows of the board of `R`.
+    pub fn new<R: Rules>() -> Layout<Bb<R>> {
+        type G<R> = <R as Rules>::G;
+        let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
+        let window = |c: u32, r: u32| {
+            let mut m = Bb::<R>::EMPTY;
+            for row in r..r + 4 {
+                for col in c..c + 4 {
+                    if let Some(sq) = G::<R>::square_at(col, row) {
+                        m |= Bb::<R>::single(sq);
+                    }
+                }
+            }
+            m
+        };
+        let mut pairs = Vec::new();
+        if w < 4 || h < 4 {
+            return Layout { pairs };
+        }
+        // Windows whose half-turn image is not below them (row, then column order).
+        for r in (0..=h - 4).step_by(2) {
+            for c in (0..=w - 4).step_by(2) {
+                let (ic, ir) = (w - 4 - c, h - 4 - r);
+                if (ir, ic) < (r, c) {
+                    continue;
+                }
+                pairs.push((window(c, r), window(ic, ir)));
+            }
+        }
+        Layout { pairs }
+    }
+
+    /// Number of weight tables.
+    pub fn tables(&self) -> usize {
+        self.pairs.len()
+    }
+}
+
+/// Gathers the bits of `x` selected by `mask` into the low bits (in increasing order).
+#[inline(always)]
+fn extract<B: Bitboard>(x: B, mask: B) -> usize {
+    if B::BITS <= 64 {
+        pext64(x.to_u128() as u64, mask.to_u128() as u64) as usize
+    } else {
+        let (x, m) = (x.to_u128(), mask.to_u128());
+        let lo = pext64(x as u64, m as u64);
+        let hi = pext64((x >> 64) as u64, (m >> 64) as u64);
+        (lo | hi << (m as u64).count_ones()) as usize
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn pext64(x: u64, mask: u64) -> u64 {
+    // SAFETY: the build enables BMI2 (the `cfg` above), so the instruction exists.
+    unsafe { core::arch::x86_64::_pext_u64(x, mask) }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+fn pext64(x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & low != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// Receives the window configurations of a position.
+pub trait PatternSink {
+    /// Table `table` sees configuration `white` from White's side and `black` from Black's.
+    fn window(&mut self, table: usize, white: usize, black: usize);
+}
+
+/// Sends the configuration of every window of `pos` to `sink`.
+#[inline(always)]
+pub fn windows<R: Rules, S: PatternSink>(pos: &Position<R>, layout: &Layout<Bb<R>>, sink: &mut S) {
+    let wm = pos.men(Color::White);
+    let bm = pos.men(Color::Black);
+    for (j, &(a, b)) in layout.pairs.iter().enumerate() {
+        let white = DIGITS[extract(wm, a)] as usize + 2 * DIGITS[extract(bm, a)] as usize;
+        let black =
+            DIGITS_REVERSED[extract(bm, b)] as usize + 2 * DIGITS_REVERSED[extract(wm, b)] as usize;
+        sink.window(j, white, black);
+    }
+}
+
+/// The phase of `pos`: men on the board, out of [`phase_total`] (opening weights count in
+/// proportion, ending weights for the rest).
+#[inline(always)]
+pub fn phase<R: Rules>(pos: &Position<R>) -> i32 {
+    (pos.occupied() & !pos.kings()).count() as i32
+}
+
+/// Men at the start of a game of `R` (both sides).
+#[inline(always)]
+pub fn phase_total<R: Rules>() -> i32 {
+    2 * Position::<R>::START_PIECES as i32
+}
+
+/// A fitted pattern evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    /// Key of the variant it was fitted to.
+    pub variant: String,
+    /// Opening and ending weight of each linear feature, in 1/[`QUANTUM`] centi-men.
+    pub base: [[i32; 2]; feature::COUNT],
+    /// Opening and ending weight of each configuration of each table.
+    pub tables: Vec<[i16; 2]>,
+}
+
+/// Why a model file was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelError {
+    /// Not a model file.
+    BadMagic,
+    /// The file ends early or has bytes left over.
+    BadLength,
+    /// Made for another set of linear features.
+    FeatureCount(usize),
+    /// Made for a board with another number of windows.
+    TableCount {
+        /// In the file.
+        found: usize,
+        /// On the variant's board.
+        expected: usize,
+    },
+    /// Stored with another weight unit.
+    Quantum(i32),
+    /// The variant key is not text.
+    BadVariant,
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::BadMagic => f.write_str("not a dama pattern model"),
+            ModelError::BadLength => f.write_str("the model file is truncated or too long"),
+            ModelError::FeatureCount(n) => write!(
+                f,
+                "the model has {n} linear features, this engine {}",
+                feature::COUNT
+            ),
+            ModelError::TableCount { found, expected } => write!(
+                f,
+                "the model has {found} window tables, the board {expected}"
+            ),
+            ModelError::Quantum(q) => write!(f, "unsupported weight unit 1/{q}"),
+            ModelError::BadVariant => f.write_str("bad variant name in the model"),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+const MAGIC: &[u8; 8] = b"DAMAPAT1";
+
+/// The models fitted with `dama tune fit` and shipped with the engine (how each was made is
+/// recorded in BENCHMARKS.md, "Tuning").
+const BUILTIN: [(Variant, &[u8]); 1] = [(
+    Variant::International,
+    include_bytes!("../data/international.model"),
+)];
+
+impl Model {
+    /// A model with every weight zero.
+    pub fn zero(variant: Variant, tables: usize) -> Model {
+        Model {
+            variant: variant.key().to_string(),
+            base: [[0; 2]; feature::COUNT],
+            tables: vec![[0; 2]; tables * TABLE_SIZE],
+        }
+    }
+
+    /// Number of window tables.
+    pub fn table_count(&self) -> usize {
+        self.tables.len() / TABLE_SIZE
+    }
+
+    /// The model as bytes (see [`Model::from_bytes`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(32 + self.tables.len() * 4);
+        b.extend_from_slice(MAGIC);
+        b.push(self.variant.len() as u8);
+        b.extend_from_slice(self.variant.as_bytes());
+        b.extend_from_slice(&(feature::COUNT as u16).to_le_bytes());
+        b.extend_from_slice(&(self.table_count() as u16).to_le_bytes());
+        b.extend_from_slice(&(QUANTUM as u16).to_le_bytes());
+        for w in &self.base {
+            b.extend_from_slice(&w[0].to_le_bytes());
+            b.extend_from_slice(&w[1].to_le_bytes());
+        }
+        for w in &self.tables {
+            b.extend_from_slice(&w[0].to_le_bytes());
+            b.extend_from_slice(&w[1].to_le_bytes());
+        }
+        b
+    }
+
+    /// Reads a model: `DAMAPAT1`, the variant key (a length byte and the text), the number of
+    /// linear features, of tables and the weight unit (three little-endian `u16`), the linear
+    /// weights (opening, ending; `i32`) and the table weights (opening, ending; `i16`).
+    ///
+    /// # Errors
+    /// A [`ModelError`] if the bytes are not such a model for this engine.
+    pub fn from_bytes(b: &[u8]) -> Result<Model, ModelError> {
+        let mut at = 0;
+        let mut take = |n: usize| -> Result<&[u8], ModelError> {
+            let s = b.get(at..at + n).ok_or(ModelError::BadLength)?;
+            at += n;
+            Ok(s)
+        };
+        if take(8)? != MAGIC {
+            return Err(ModelError::BadMagic);
+        }
+        let len = take(1)?[0] as usize;
+        let variant = std::str::from_utf8(take(len)?)
+            .map_err(|_| ModelError::BadVariant)?
+            .to_string();
+        let mut u16_at = || -> Result<usize, ModelError> {
+            let s = take(2)?;
+            Ok(u16::from_le_bytes([s[0], s[1]]) as usize)
+        };
+        let features = u16_at()?;
+        let tables = u16_at()?;
+        let quantum = u16_at()? as i32;
+        if features != feature::COUNT {
+            return Err(ModelError::FeatureCount(features));
+        }
+        if quantum != QUANTUM {
+            return Err(ModelError::Quantum(quantum));
+        }
+        let rest = &b[at..];
+        if rest.len() != feature::COUNT * 8 + tables * TABLE_SIZE * 4 {
+            return Err(ModelError::BadLength);
+        }
+        let mut base = [[0; 2]; feature::COUNT];
+        for (i, w) in base.iter_mut().enumerate() {
+            let s = &rest[i * 8..i * 8 + 8];
+            *w = [
+                i32::from_le_bytes([s[0], s[1], s[2], s[3]]),
+                i32::from_le_bytes([s[4], s[5], s[6], s[7]]),
+            ];
+        }
+        let t = &rest[feature::COUNT * 8..];
+        let table = t
+            .chunks_exact(4)
+            .map(|s| {
+                [
+                    i16::from_le_bytes([s[0], s[1]]),
+                    i16::from_le_bytes([s[2], s[3]]),
+                ]
+            })
+            .collect();
+        Ok(Model {
+            variant,
+            base,
+            tables: table,
+        })
+    }
+
+    /// Checks that the model fits the board of `R`.
+    ///
+    /// # Errors
+    /// [`ModelError::TableCount`] if the board has another number of windows.
+    pub fn check<R: Rules>(&self) -> Result<(), ModelError> {
+        let expected = Layout::<Bb<R>>::new::<R>().tables();
+        if self.table_count() != expected {
+            return Err(ModelError::TableCount {
+                found: self.table_count(),
+                expected,
+            });
+        }
+        Ok(())
+    }
+
+    /// The built-in model of a variant, if one was fitted for it.
+    pub fn builtin(variant: Variant) -> Option<Arc<Model>> {
+        let i = BUILTIN.iter().position(|(v, _)| *v == variant)?;
+        static CELLS: [OnceLock<Option<Arc<Model>>>; BUILTIN.len()] =
+            [const { OnceLock::new() }; BUILTIN.len()];
+        CELLS[i]
+            .get_or_init(|| Model::from_bytes(BUILTIN[i].1).ok().map(Arc::new))
+            .clone()
+    }
+}
+
+/// Adds weighted features into opening and ending sums.
+struct Phased<'a> {
+    model: &'a Model,
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Phased<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, value: i32) {
+        let w = self.model.base[index];
+        self.mg += w[0] * value;
+        self.eg += w[1] * value;
+    }
+}
+
+impl PatternSink for Phased<'_> {
+    #[inline(always)]
+    fn window(&mut self, table: usize, white: usize, black: usize) {
+        let t = &self.model.tables[table * TABLE_SIZE..(table + 1) * TABLE_SIZE];
+        let (w, b) = (t[white], t[black]);
+        self.mg += w[0] as i32 - b[0] as i32;
+        self.eg += w[1] as i32 - b[1] as i32;
+    }
+}
+
+/// The evaluation of `pos` by a pattern model, for the side to move, in centi-men.
+#[inline]
+pub fn evaluate<R: Rules>(
+    pos: &Position<R>,
+    t: &Tables<Bb<R>>,
+    layout: &Layout<Bb<R>>,
+    model: &Model,
+) -> i32 {
+    let mut acc = Phased {
+        model,
+        mg: 0,
+        eg: 0,
+    };
+    let scale = eval::features(pos, t, &mut acc);
+    windows(pos, layout, &mut acc);
+    let total = phase_total::<R>();
+    let p = phase(pos).min(total);
+    let mixed = (acc.mg as i64 * p as i64 + acc.eg as i64 * (total - p) as i64)
+        / (total as i64 * QUANTUM as i64);
+    let white = mixed as i32 * scale / 16;
+    if pos.side_to_move() == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dama_core::{rules, AnyPosition, Setup, SquareSet};
+
+    fn layout_checks<R: Rules>(tables: usize) {
+        let layout = Layout::<Bb<R>>::new::<R>();
+        assert_eq!(layout.tables(), tables);
+        let valid = R::G::VALID.to_u128();
+        let bits = |b: Bb<R>| b.to_u128();
+        let mut covered = 0u128;
+        for &(a, b) in &layout.pairs {
+            assert_eq!(a.count(), 8);
+            assert_eq!(b.count(), 8);
+            covered |= bits(a) | bits(b);
+            // The black window is the half-turn image of the white one, square by square in
+            // the opposite order (what the reversed digit table relies on).
+            let sa: Vec<u32> = a.iter().collect();
+            let sb: Vec<u32> = b.iter().collect();
+            for (i, &s) in sa.iter().enumerate() {
+                let (c, r) = R::G::coords(s).unwrap();
+                let image = R::G::square_at(R::G::WIDTH - 1 - c, R::G::HEIGHT - 1 - r).unwrap();
+                assert_eq!(image, sb[7 - i]);
+            }
+        }
+        assert_eq!(covered, valid, "the windows cover the board");
+    }
+
+    #[test]
+    fn layouts() {
+        layout_checks::<rules::International>(8);
+        layout_checks::<rules::Russian>(5);
+        layout_checks::<rules::Russian80>(6);
+        layout_checks::<rules::Canadian>(13);
+        assert_eq!(DIGITS[0b1111_1111], 3280);
+        assert_eq!(DIGITS[1], 1);
+        assert_eq!(DIGITS_REVERSED[1], 2187);
+        assert_eq!(pext64(0b1011_0110, 0b1111_0000), 0b1011);
+    }
+
+    /// A model with pseudo-random weights.
+    fn random_model(variant: Variant, tables: usize) -> Model {
+        let mut m = Model::zero(variant, tables);
+        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % 2001) as i32 - 1000
+        };
+        for w in m.base.iter_mut() {
+            *w = [next(), next()];
+        }
+        for w in m.tables.iter_mut() {
+            *w = [next() as i16, next() as i16];
+        }
+        m
+    }
+
+    /// The position turned half a turn with the colours swapped.
+    fn flipped(p: &AnyPosition) -> AnyPosition {
+        let v = p.variant();
+        let b = v.board();
+        let turn = |set: SquareSet| -> SquareSet {
+            set.iter()
+                .map(|sq| {
+                    let (c, r) = v.coords(sq).unwrap();
+                    dama_core::Square(
+                        ((((b.height - 1 - r) * (b.width + 1)) + b.width - 1 - c) / 2) as u8,
+                    )
+                })
+                .collect()
+        };
+        let s = p.setup();
+        AnyPosition::new(
+            v,
+            &Setup {
+                white: turn(s.black),
+                black: turn(s.white),
+                kings: turn(s.kings),
+                side_to_move: !s.side_to_move,
+                ..Setup::default()
+            },
+        )
+        .unwrap()
+    }
+
+    fn symmetric<R: Rules>(variant: Variant, fens: &[&str]) {
+        let t = Tables::<Bb<R>>::new::<R>();
+        let layout = Layout::<Bb<R>>::new::<R>();
+        let model = random_model(variant, layout.tables());
+        for fen in fens {
+            let p = AnyPosition::from_fen(variant, fen).unwrap();
+            let q = flipped(&p);
+            let a = evaluate(&p.to_position::<R>(), &t, &layout, &model);
+            let b = evaluate(&q.to_position::<R>(), &t, &layout, &model);
+            assert_eq!(a, b, "{fen}");
+        }
+    }
+
+    #[test]
+    fn colour_symmetry() {
+        symmetric::<rules::International>(
+            Variant::International,
+            &[
+                "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
+                "B:W24,26,27,28,29,30,32,33,34,35,36,37,38,39,41,43,44,45:B2,3,4,6,7,8,9,11,12,13,14,15,16,17,18,19,20,22",
+                "W:W23,K28,32,38,41,43:B6,9,K12,14,19",
+            ],
+        );
+        symmetric::<rules::Russian>(
+            Variant::Russian,
+            &[
+                "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,h2,g3:Bb6,b8,a7,c7,d6,d8,e7,f6,f8,g7,h6,h8",
+                "B:Wa3,c3,Kd4,f2:Bb6,d6,Kh8",
+            ],
+        );
+    }
+
+    #[test]
+    fn builtin_models_load_and_fit_their_boards() {
+        let m = Model::builtin(Variant::International).expect("International model");
+        assert_eq!(m.variant, "international");
+        assert!(m.check::<rules::International>().is_ok());
+        // A man is still worth about a man (the fit keeps the scale of centi-men).
+        let man = m.base[feature::MAN];
+        assert!(
+            (800..=3200).contains(&man[0]) && (800..=3200).contains(&man[1]),
+            "{man:?}"
+        );
+        assert!(Model::builtin(Variant::English).is_none());
+    }
+
+    #[test]
+    fn bytes_round_trip_and_errors() {
+        let m = random_model(Variant::Russian, 5);
+        let b = m.to_bytes();
+        assert_eq!(Model::from_bytes(&b), Ok(m.clone()));
+        assert_eq!(
+            Model::from_bytes(&b[..b.len() - 1]),
+            Err(ModelError::BadLength)
+        );
+        assert_eq!(Model::from_bytes(b"DAMAPAT2"), Err(ModelError::BadMagic));
+        assert_eq!(Model::from_bytes(&[]), Err(ModelError::BadLength));
+        let mut extra = b.clone();
+        extra.push(0);
+        assert_eq!(Model::from_bytes(&extra), Err(ModelError::BadLength));
+        assert!(m.check::<rules::Russian>().is_ok());
+        assert!(m.check::<rules::International>().is_err());
+    }
+}

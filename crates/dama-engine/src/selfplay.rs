@@ -1,0 +1,462 @@
+//! Training data from self-play: fast games of the engine against itself, each quiet position
+//! stored with the game's result and the search's score, for fitting the evaluation
+//! ([`crate::train`]).
+//!
+//! A data file is a header line `dama-selfplay 1 <variant key>\n` followed by fixed-size
+//! records ([`Record::SIZE`] bytes, little-endian). Games are appended whole, so a file that a
+//! killed run left behind is still readable (an incomplete last record is reported, not
+//! silently used).
+
+use crate::engine::{Engine, EngineOptions};
+use crate::limits::Limits;
+use crate::score::Score;
+use dama_core::{AnyPosition, Color, Game, Setup, SquareSet, Variant};
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// One stored position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// White's pieces.
+    pub white: SquareSet,
+    /// Black's pieces.
+    pub black: SquareSet,
+    /// Kings of either colour.
+    pub kings: SquareSet,
+    /// The side to move.
+    pub side: Color,
+    /// The game's result for White: 1 win, 0 draw, −1 loss.
+    pub result: i8,
+    /// The self-play search's score of the position for White, in centi-men (forced wins
+    /// clamped to ±3000).
+    pub score: i16,
+    /// Plies played before the position (from the start of the game).
+    pub ply: u16,
+    /// Number of the game in its run.
+    pub game: u32,
+}
+
+/// Why a data file could not be read.
+#[derive(Debug)]
+pub enum DataError {
+    /// Reading failed.
+    Io(io::Error),
+    /// The file does not start with a dama self-play header.
+    BadHeader,
+    /// The header names another variant.
+    WrongVariant(String),
+    /// A record is damaged: its index.
+    BadRecord(usize),
+    /// The file ends inside a record (a run was killed while writing); the complete records
+    /// before it are in the count.
+    Truncated(usize),
+    /// More records than the caller allows.
+    TooLarge(usize),
+}
+
+impl std::fmt::Display for DataError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataError::Io(e) => write!(f, "{e}"),
+            DataError::BadHeader => f.write_str("not a dama self-play data file"),
+            DataError::WrongVariant(v) => write!(f, "the data is of variant {v:?}"),
+            DataError::BadRecord(i) => write!(f, "record {i} is damaged"),
+            DataError::Truncated(n) => {
+                write!(
+                    f,
+                    "the file ends inside record {n} (the last game is incomplete)"
+                )
+            }
+            DataError::TooLarge(n) => write!(f, "more than {n} records"),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
+
+impl From<io::Error> for DataError {
+    fn from(e: io::Error) -> Self {
+        DataError::Io(e)
+    }
+}
+
+/// The header line of a data file of `variant`.
+pub fn header(variant: Variant) -> String {
+    format!("dama-selfplay 1 {}\n", variant.key())
+}
+
+impl Record {
+    /// Bytes per record.
+    pub const SIZE: usize = 3 * 16 + 1 + 1 + 2 + 2 + 4;
+
+    /// The position (side to move included).
+    ///
+    /// # Errors
+    /// The position is not legal in `variant`.
+    pub fn position(&self, variant: Variant) -> Result<AnyPosition, dama_core::PositionError> {
+        AnyPosition::new(
+            variant,
+            &Setup {
+                white: self.white,
+                black: self.black,
+                kings: self.kings,
+                side_to_move: self.side,
+                ..Setup::default()
+            },
+        )
+    }
+
+    /// The record as bytes.
+    pub fn to_bytes(&self) -> [u8; Record::SIZE] {
+        let mut b = [0; Record::SIZE];
+        b[0..16].copy_from_slice(&self.white.0.to_le_bytes());
+        b[16..32].copy_from_slice(&self.black.0.to_le_bytes());
+        b[32..48].copy_from_slice(&self.kings.0.to_le_bytes());
+        b[48] = self.side.index() as u8;
+        b[49] = self.result as u8;
+        b[50..52].copy_from_slice(&self.score.to_le_bytes());
+        b[52..54].copy_from_slice(&self.ply.to_le_bytes());
+        b[54..58].copy_from_slice(&self.game.to_le_bytes());
+        b
+    }
+
+    /// Reads a record; `None` if a field is out of range.
+    pub fn from_bytes(b: &[u8; Record::SIZE]) -> Option<Record> {
+        let u128_at = |i: usize| {
+            let mut x = [0; 16];
+            x.copy_from_slice(&b[i..i + 16]);
+            u128::from_le_bytes(x)
+        };
+        let side = match b[48] {
+            0 => Color::White,
+            1 => Color::Black,
+            _ => return None,
+        };
+        let result = b[49] as i8;
+        if !(-1..=1).contains(&result) {
+            return None;
+        }
+        Some(Record {
+            white: SquareSet(u128_at(0)),
+            black: SquareSet(u128_at(16)),
+            kings: SquareSet(u128_at(32)),
+            side,
+            result,
+            score: i16::from_le_bytes([b[50], b[51]]),
+            ply: u16::from_le_bytes([b[52], b[53]]),
+            game: u32::from_le_bytes([b[54], b[55], b[56], b[57]]),
+        })
+    }
+}
+
+/// Reads the records of a data file of `variant`, at most `limit` of them.
+///
+/// # Errors
+/// See [`DataError`]. Records are checked for range, not for legality (see
+/// [`Record::position`]).
+pub fn read(
+    mut input: impl Read,
+    variant: Variant,
+    limit: usize,
+) -> Result<Vec<Record>, DataError> {
+    let expected = header(variant);
+    let mut head = vec![0; expected.len()];
+    input.read_exact(&mut head).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => DataError::BadHeader,
+        _ => DataError::Io(e),
+    })?;
+    if head != expected.as_bytes() {
+        let text = String::from_utf8_lossy(&head);
+        return Err(match text.strip_prefix("dama-selfplay 1 ") {
+            Some(v) => DataError::WrongVariant(v.trim().to_string()),
+            None => DataError::BadHeader,
+        });
+    }
+    let mut out = Vec::new();
+    let mut buf = [0; Record::SIZE];
+    loop {
+        let mut filled = 0;
+        while filled < Record::SIZE {
+            let n = input.read(&mut buf[filled..])?;
+            if n == 0 {
+                break;
+            }
+            filled += n;
+        }
+        if filled == 0 {
+            return Ok(out);
+        }
+        if filled < Record::SIZE {
+            return Err(DataError::Truncated(out.len()));
+        }
+        if out.len() >= limit {
+            return Err(DataError::TooLarge(limit));
+        }
+        out.push(Record::from_bytes(&buf).ok_or(DataError::BadRecord(out.len()))?);
+    }
+}
+
+/// Settings of a self-play run.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// The variant.
+    pub variant: Variant,
+    /// Games to play.
+    pub games: u32,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Random moves at the start of each game.
+    pub random_plies: u32,
+    /// An opening is kept only if a short search scores it within this many centi-men.
+    pub balance: i32,
+    /// Games still running after this many plies are draws.
+    pub max_plies: u32,
+    /// A game ends as a win when the search scores it beyond this (centi-men) for four plies
+    /// in a row; 0 plays every game out.
+    pub resign: i32,
+    /// Parallel games.
+    pub threads: usize,
+    /// Seed of the random opening moves.
+    pub seed: u64,
+}
+
+/// Plays `config.games` games, `config.threads` at a time, and writes each finished game's
+/// quiet positions (no capture pending) to `out` as records. `progress` sees the number of
+/// games and positions written so far. `stop` ends the run early (the games in progress are
+/// dropped). Returns the number of records written.
+///
+/// # Errors
+/// Writing failed.
+pub fn run<W: Write + Send>(
+    config: &Config,
+    make_engine: &(dyn Fn() -> Engine + Sync),
+    out: W,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u32, u64) + Sync),
+) -> io::Result<u64> {
+    let out = Mutex::new(out);
+    let next_game = AtomicU64::new(0);
+    let written = AtomicU64::new(0);
+    let finished = AtomicU64::new(0);
+    let error: Mutex<Option<io::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                let mut engine = make_engine();
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let g = next_game.fetch_add(1, Ordering::Relaxed);
+                    if g >= u64::from(config.games) {
+                        return;
+                    }
+                    let records = play_game(config, &mut engine, g as u32, stop);
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut bytes = Vec::with_capacity(records.len() * Record::SIZE);
+                    for r in &records {
+                        bytes.extend_from_slice(&r.to_bytes());
+                    }
+                    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Err(e) = w.write_all(&bytes).and_then(|()| w.flush()) {
+                        *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    let total = written.fetch_add(records.len() as u64, Ordering::Relaxed)
+                        + records.len() as u64;
+                    let games = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(games as u32, total);
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    Ok(written.load(Ordering::Relaxed))
+}
+
+/// A pseudo-random number below `n` from the state `s` (xorshift64).
+fn random(s: &mut u64, n: usize) -> usize {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    (*s % n.max(1) as u64) as usize
+}
+
+/// The score for White of a search result.
+fn white_score(score: Score, side: Color) -> i32 {
+    let s = match score {
+        Score::Eval(v) => v.clamp(-3000, 3000),
+        Score::Win(_) => 3000,
+        Score::Loss(_) => -3000,
+    };
+    if side == Color::White {
+        s
+    } else {
+        -s
+    }
+}
+
+/// One game: a balanced random opening, then the engine against itself.
+fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBool) -> Vec<Record> {
+    let mut rng = (config.seed ^ u64::from(number).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
+    for _ in 0..4 {
+        random(&mut rng, 2);
+    }
+    // A random opening that a short search does not judge lost for either side.
+    let mut game = Game::new(config.variant);
+    for attempt in 0..50 {
+        game = Game::new(config.variant);
+        for _ in 0..config.random_plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let _ = game.play(&moves[random(&mut rng, moves.len())]);
+        }
+        if game.is_over() {
+            continue;
+        }
+        engine.new_game();
+        engine.set_game(&game);
+        let r = engine.search(Limits::depth(6), |_| {});
+        let s = white_score(r.score, game.position().side_to_move());
+        if s.abs() <= config.balance || attempt == 49 {
+            break;
+        }
+    }
+    engine.new_game();
+    let mut positions: Vec<(AnyPosition, i32, u16)> = Vec::new();
+    let mut decided = 0i32;
+    let mut streak = 0;
+    let mut adjudicated: Option<i8> = None;
+    while !game.is_over() && (game.moves().len() as u32) < config.max_plies {
+        if stop.load(Ordering::Relaxed) {
+            return Vec::new();
+        }
+        let pos = *game.position();
+        engine.set_game(&game);
+        let result = engine.search(Limits::nodes(config.nodes), |_| {});
+        let Some(m) = result.best_move else {
+            break;
+        };
+        let score = white_score(result.score, pos.side_to_move());
+        if !pos.must_capture() {
+            positions.push((pos, score, game.moves().len() as u16));
+        }
+        if config.resign > 0 && score.abs() >= config.resign {
+            if score.signum() == decided {
+                streak += 1;
+            } else {
+                decided = score.signum();
+                streak = 1;
+            }
+            if streak >= 4 {
+                adjudicated = Some(decided as i8);
+                break;
+            }
+        } else {
+            streak = 0;
+            decided = 0;
+        }
+        if game.play(&m).is_err() {
+            break;
+        }
+    }
+    let result = adjudicated.unwrap_or_else(|| match game.outcome().and_then(|o| o.winner) {
+        Some(Color::White) => 1,
+        Some(Color::Black) => -1,
+        None => 0,
+    });
+    positions
+        .into_iter()
+        .map(|(p, score, ply)| {
+            let s = p.setup();
+            Record {
+                white: s.white,
+                black: s.black,
+                kings: s.kings,
+                side: s.side_to_move,
+                result,
+                score: score as i16,
+                ply,
+                game: number,
+            }
+        })
+        .collect()
+}
+
+/// An engine for self-play: one thread, a small table, a fixed seed.
+pub fn default_engine(seed: u64) -> Engine {
+    Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        seed: Some(seed),
+        ..EngineOptions::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_bad_input_is_rejected() {
+        let config = Config {
+            variant: Variant::Russian,
+            games: 3,
+            nodes: 300,
+            random_plies: 4,
+            balance: 200,
+            max_plies: 200,
+            resign: 1500,
+            threads: 2,
+            seed: 5,
+        };
+        let mut data = header(Variant::Russian).into_bytes();
+        let stop = AtomicBool::new(false);
+        let n = run(&config, &|| default_engine(1), &mut data, &stop, &|_, _| {}).unwrap();
+        assert!(n > 20, "{n}");
+        let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
+        assert_eq!(records.len() as u64, n);
+        for r in &records {
+            let p = r.position(Variant::Russian).unwrap();
+            assert!(!p.must_capture());
+            assert_eq!(Record::from_bytes(&r.to_bytes()), Some(*r));
+        }
+        // Every game's positions carry that game's result.
+        for w in records.windows(2) {
+            if w[0].game == w[1].game {
+                assert_eq!(w[0].result, w[1].result);
+            }
+        }
+        assert!(matches!(
+            read(&data[..], Variant::English, usize::MAX),
+            Err(DataError::WrongVariant(v)) if v == "russian"
+        ));
+        assert!(matches!(
+            read(&b"hello"[..], Variant::Russian, 10),
+            Err(DataError::BadHeader)
+        ));
+        assert!(matches!(
+            read(&data[..data.len() - 3], Variant::Russian, usize::MAX),
+            Err(DataError::Truncated(_))
+        ));
+        assert!(matches!(
+            read(&data[..], Variant::Russian, 5),
+            Err(DataError::TooLarge(5))
+        ));
+        let mut bad = data.clone();
+        let at = header(Variant::Russian).len() + 48;
+        bad[at] = 7;
+        assert!(matches!(
+            read(&bad[..], Variant::Russian, usize::MAX),
+            Err(DataError::BadRecord(0))
+        ));
+    }
+}
