@@ -230,10 +230,13 @@ const MAGIC: &[u8; 8] = b"DAMAPAT1";
 
 /// The models fitted with `dama tune fit` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md, "Tuning").
-const BUILTIN: [(Variant, &[u8]); 1] = [(
-    Variant::International,
-    include_bytes!("../data/international.model"),
-)];
+const BUILTIN: [(Variant, &[u8]); 2] = [
+    (
+        Variant::International,
+        include_bytes!("../data/international.model"),
+    ),
+    (Variant::Russian, include_bytes!("../data/russian.model")),
+];
 
 impl Model {
     /// A model with every weight zero.
@@ -541,6 +544,8 @@ mod tests {
             (800..=3200).contains(&man[0]) && (800..=3200).contains(&man[1]),
             "{man:?}"
         );
+        let r = Model::builtin(Variant::Russian).expect("Russian model");
+        assert!(r.check::<rules::Russian>().is_ok());
         assert!(Model::builtin(Variant::English).is_none());
     }
 
