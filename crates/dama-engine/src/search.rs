@@ -376,6 +376,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
     }
 
+    /// Records `child`, reached by `m` from `pos` at `ply`, for the repetition and draw-rule
+    /// checks one ply deeper.
+    #[inline(always)]
+    fn enter(&mut self, pos: &Position<R>, m: &Move<Bb<R>>, child: &Position<R>, ply: usize) {
+        self.hashes[self.base + ply + 1] = child.hash();
+        let man_moved = !pos.kings().has(m.from().index());
+        let endgame = self.shared.draw.endgame_of(child);
+        self.counters[ply + 1] = self.counters[ply].after(m, man_moved, endgame);
+    }
+
     /// Called every 1024 nodes: publishes the node count and checks the limits.
     fn check_stop(&mut self) {
         let shared = self.shared;
@@ -657,16 +667,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut best = -INFINITE;
         let mut best_index = None;
         let mut searched = 0;
-        let counters = self.counters[ply];
         self.tried[ply].clear();
         while let Some(i) = Self::next_move(&mut self.order[ply]) {
             let m = self.lists[ply][i];
             let child = pos.play_unchecked(&m);
             self.shared.tt.prefetch(child.hash());
-            self.hashes[self.base + ply + 1] = child.hash();
-            let man_moved = !pos.kings().has(m.from().index());
-            let endgame = self.shared.draw.endgame_of(&child);
-            self.counters[ply + 1] = counters.after(&m, man_moved, endgame);
+            self.enter(pos, &m, &child, ply);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.search_node(&child, new_depth, -beta, -alpha, ply + 1, pv_node, prune)
@@ -799,7 +805,6 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         pos.quiet_moves(&mut list);
-        let counters = self.counters[ply];
         for m in list.iter() {
             let child = pos.play_unchecked(m);
             if !m.promotes() {
@@ -812,10 +817,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     continue;
                 }
             }
-            self.hashes[self.base + ply + 1] = child.hash();
-            let man_moved = !pos.kings().has(m.from().index());
-            let endgame = self.shared.draw.endgame_of(&child);
-            self.counters[ply + 1] = counters.after(m, man_moved, endgame);
+            self.enter(pos, m, &child, ply);
             let s = -self.search_node(&child, depth - 1, -beta, -alpha, ply + 1, false, prune);
             if self.stopped {
                 break;
@@ -847,14 +849,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
         self.nodes += 1;
         self.pv[0].clear();
         let mut best = -INFINITE;
-        let counters = self.counters[0];
         for i in 0..moves.len() {
             let m = moves[i].mv;
             let child = root.play_unchecked(&m);
-            self.hashes[self.base + 1] = child.hash();
-            let man_moved = !root.kings().has(m.from().index());
-            let endgame = self.shared.draw.endgame_of(&child);
-            self.counters[1] = counters.after(&m, man_moved, endgame);
+            self.enter(root, &m, &child, 0);
             let score = if i == 0 {
                 -self.search(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -1096,15 +1094,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut list = Vec::new();
         root.legal_moves(&mut list);
         self.hashes[self.base] = root.hash();
-        let counters = self.counters[0];
         let mut out = Vec::with_capacity(list.len());
         for m in list {
             self.root_depth = depth as i32;
             let child = root.play_unchecked(&m);
-            self.hashes[self.base + 1] = child.hash();
-            let man_moved = !root.kings().has(m.from().index());
-            let endgame = self.shared.draw.endgame_of(&child);
-            self.counters[1] = counters.after(&m, man_moved, endgame);
+            self.enter(root, &m, &child, 0);
             let s = -self.search(&child, depth as i32 - 1, -INFINITE, INFINITE, 1, true);
             if self.stopped {
                 break;
