@@ -884,6 +884,41 @@ impl<'a, R: Rules> Searcher<'a, R> {
         best
     }
 
+    /// One iteration at `depth`: a search of the root in a window around `prev` (the last
+    /// iteration's score), widened until the score falls inside it or the search stops.
+    fn aspiration(
+        &mut self,
+        root: &Position<R>,
+        moves: &mut [RootMove<Bb<R>>],
+        depth: u32,
+        prev: Option<i32>,
+    ) -> i32 {
+        let mut delta = self.shared.params.aspiration;
+        let (mut alpha, mut beta) = match prev {
+            Some(s) if depth >= 5 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+            _ => (-INFINITE, INFINITE),
+        };
+        loop {
+            let s = self.search_root(root, moves, depth as i32, alpha, beta);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INFINITE);
+            } else if s >= beta {
+                beta = (s + delta).min(INFINITE);
+            } else {
+                return s;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
     /// Iterative deepening from `root`. The main thread (id 0) reports each completed iteration
     /// to `report` and decides when to stop; helper threads search until told to stop.
     pub(crate) fn iterate(
@@ -915,7 +950,6 @@ impl<'a, R: Rules> Searcher<'a, R> {
             .clamp(1, MAX_DEPTH);
         let mut best: Option<Iteration<Bb<R>>> = None;
         let mut depth = 1 + (self.id as u32 & 1);
-        let started = Instant::now();
         while depth <= max_depth {
             self.root_depth = depth as i32;
             self.seldepth = 0;
@@ -932,47 +966,21 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     self.root_depth = depth as i32;
                 }
             }
-            let prev = best.as_ref().map(|b| b.score);
-            let mut delta = self.shared.params.aspiration;
-            let (mut alpha, mut beta) = match prev {
-                Some(s) if depth >= 5 && s.abs() < WIN_BOUND => (s - delta, s + delta),
-                _ => (-INFINITE, INFINITE),
-            };
-            let overtaken = if main {
+            let mut overtaken = if main {
                 self.shared.helper_iteration::<Bb<R>>(depth)
             } else {
                 None
             };
-            let score = if overtaken.is_some() {
-                0
-            } else {
-                loop {
-                    let s = self.search_root(root, &mut moves, depth as i32, alpha, beta);
-                    if self.stopped {
-                        break s;
-                    }
-                    if s <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (s - delta).max(-INFINITE);
-                    } else if s >= beta {
-                        beta = (s + delta).min(INFINITE);
-                    } else {
-                        break s;
-                    }
-                    delta *= 2;
-                    if delta > 1000 {
-                        alpha = -INFINITE;
-                        beta = INFINITE;
-                    }
+            let mut score = 0;
+            if overtaken.is_none() {
+                score = self.aspiration(root, &mut moves, depth, best.as_ref().map(|b| b.score));
+                if self.overtaken {
+                    // Stopped because a helper completed this depth; helpers publish before
+                    // they go deeper, so its iteration is there.
+                    self.overtaken = false;
+                    overtaken = self.shared.helper_iteration::<Bb<R>>(depth);
+                    self.stopped = overtaken.is_none();
                 }
-            };
-            let mut overtaken = overtaken;
-            if self.overtaken {
-                self.overtaken = false;
-                self.stopped = false;
-                overtaken = self.shared.helper_iteration::<Bb<R>>(depth);
-                // (It is there: helpers publish before they raise the depth.)
-                self.stopped = overtaken.is_none();
             }
             if let Some(it) = &overtaken {
                 // A helper completed this depth (or a deeper one): its result is this
@@ -984,11 +992,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 depth = it.depth;
                 self.root_depth = depth as i32;
                 self.pv[0].clone_from(&it.pv);
+                score = it.score;
             }
-            let score = match overtaken {
-                Some(ref it) => it.score,
-                None => score,
-            };
             if self.stopped && best.is_none() {
                 // Even an unfinished first iteration must give a move: the best so far.
                 best = Some(Iteration {
@@ -1066,7 +1071,6 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     break;
                 }
             }
-            let _ = started;
             depth += 1;
         }
         if main {
