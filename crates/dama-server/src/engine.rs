@@ -106,11 +106,7 @@ impl Computer for EngineComputer {
         }
         // The search scores for the side to move; the computer is the side that did not offer.
         let mine = if game.position().side_to_move() == offered_by {
-            match result.score {
-                Score::Eval(e) => Score::Eval(-e),
-                Score::Win(n) => Score::Loss(n),
-                Score::Loss(n) => Score::Win(n),
-            }
+            result.score.flip()
         } else {
             result.score
         };

@@ -671,6 +671,20 @@ impl Room {
         self.commit(Record::Rematch { game: new_id }).await
     }
 
+    /// What the computer, playing `side`, is asked about the game as it stands.
+    fn computer_request(&self, side: Color) -> ComputerRequest {
+        ComputerRequest {
+            game: self.state.game.clone(),
+            level: self.state.settings.level.unwrap_or(1),
+            clock_ms: self.clock_now().map(|c| c[side.index()]),
+            increment_ms: self
+                .state
+                .settings
+                .time_control
+                .map_or(0, |t| t.increment_s as u64 * 1000),
+        }
+    }
+
     fn maybe_start_computer(&mut self) {
         if self.job.is_some() || self.state.status() != Status::Active {
             return;
@@ -686,17 +700,7 @@ impl Room {
             return;
         };
         let version = self.state.version;
-        let request = ComputerRequest {
-            game: self.state.game.clone(),
-            level: self.state.settings.level.unwrap_or(1),
-            clock_ms: self.clock_now().map(|c| c[side.index()]),
-            increment_ms: self
-                .state
-                .settings
-                .time_control
-                .map_or(0, |t| t.increment_s as u64 * 1000),
-        };
-        let handle = pool.submit(request, move |mv| {
+        let handle = pool.submit(self.computer_request(side), move |mv| {
             // Runs on the computer's thread: hand the move to the room's queue.
             let _ = tx.blocking_send(Command::ComputerMove { version, mv });
         });
@@ -719,13 +723,7 @@ impl Room {
             return;
         };
         let version = self.state.version;
-        let request = ComputerRequest {
-            game: self.state.game.clone(),
-            level: self.state.settings.level.unwrap_or(1),
-            clock_ms: None,
-            increment_ms: 0,
-        };
-        let handle = pool.submit_draw(request, move |accept| {
+        let handle = pool.submit_draw(self.computer_request(!offered_by), move |accept| {
             let _ = tx.blocking_send(Command::ComputerDraw { version, accept });
         });
         self.draw_job = Some((version, handle));
