@@ -159,6 +159,9 @@ fn errors_have_lines_and_character_columns() {
     );
     let e = error("[Event \"x]\n1. 32-28");
     assert_eq!((e.pos.line, e.kind), (1, ErrorKind::UnterminatedString));
+    // A backslash as the file's last byte leaves the string open too.
+    let e = error("[Event \"x\\");
+    assert_eq!((e.pos.line, e.kind), (1, ErrorKind::UnterminatedString));
     let e = error("1. 32-28 ) *");
     assert_eq!(e.kind, ErrorKind::UnexpectedCloseParen);
     let e = error("1. 32-28 . 1-0");

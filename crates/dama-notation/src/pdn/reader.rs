@@ -330,15 +330,8 @@ impl<'a> Cursor<'a> {
                     }
                     Some(b'"') => break,
                     Some(b'\\') => match self.b.get(i + 1) {
-                        None => {
-                            return Err(self.more_or(Stop::Error(
-                                PdnError {
-                                    pos: open_pos,
-                                    kind: ErrorKind::UnterminatedString,
-                                },
-                                open,
-                            )))
-                        }
+                        // A backslash at the end: the string is unterminated (the arm above).
+                        None => i += 1,
                         Some(&c) => {
                             if c == b'\n' {
                                 self.newline(i + 1);
