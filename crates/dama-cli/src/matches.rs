@@ -57,6 +57,12 @@ pub struct Args {
     /// Threads of each dama player.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Threads of the first player when it is dama (overrides --threads for it).
+    #[arg(long)]
+    first_threads: Option<usize>,
+    /// Threads of the second player when it is dama (overrides --threads for it).
+    #[arg(long)]
+    second_threads: Option<usize>,
     /// Transposition table of each dama player, MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
@@ -100,16 +106,21 @@ struct Internal {
     engine: Engine,
     tuned: Option<String>,
     level: Level,
+    threads: usize,
     fixed: Option<Limits>,
     per_move: Duration,
 }
 
 impl Player for Internal {
     fn name(&self) -> String {
-        match &self.tuned {
-            None => format!("dama level {}", self.level),
-            Some(f) => format!("dama level {} ({f})", self.level),
+        let mut name = format!("dama level {}", self.level);
+        if self.threads > 1 {
+            name += &format!(" x{}", self.threads);
         }
+        if let Some(f) = &self.tuned {
+            name += &format!(" ({f})");
+        }
+        name
     }
     fn new_game(&mut self, _: &AnyPosition, _: Color, _: TimeControl) -> Result<(), String> {
         self.engine.new_game();
@@ -345,6 +356,7 @@ fn program_dir(program: &str) -> Option<PathBuf> {
 fn make_player(
     spec: &str,
     args: &Args,
+    threads: Option<usize>,
     variant: Variant,
     seed: u64,
 ) -> Result<Box<dyn Player>, CliError> {
@@ -369,8 +381,9 @@ fn make_player(
             (None, Some(n)) => Some(Limits::nodes(n)),
             _ => None,
         };
+        let threads = threads.unwrap_or(args.threads).clamp(1, 64);
         let mut engine = Engine::new(EngineOptions {
-            threads: args.threads.clamp(1, 64),
+            threads,
             hash_mb: args.hash.clamp(1, 65536),
             level,
             seed: Some(seed),
@@ -382,6 +395,7 @@ fn make_player(
             engine,
             tuned: weights_file.map(str::to_owned),
             level,
+            threads,
             fixed,
             per_move,
         }));
@@ -771,8 +785,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => vec![AnyPosition::start(variant)],
         Some(path) => read_openings(path, variant)?,
     };
-    let mut first = make_player(&args.first, &args, variant, 1)?;
-    let mut second = make_player(&args.second, &args, variant, 2)?;
+    let mut first = make_player(&args.first, &args, args.first_threads, variant, 1)?;
+    let mut second = make_player(&args.second, &args, args.second_threads, variant, 2)?;
     let mut pdn = match &args.pdn {
         None => None,
         Some(path) => Some(
@@ -907,13 +921,25 @@ mod tests {
             depth: None,
             nodes: Some(2000),
             threads: 1,
+            first_threads: Some(2),
+            second_threads: None,
             hash: 1,
             max_plies: 200,
             pdn: None,
             hub_params: Vec::new(),
         };
-        let mut a = make_player(&args.first, &args, Variant::Russian, 1).unwrap();
-        let mut b = make_player(&args.second, &args, Variant::Russian, 2).unwrap();
+        let mut a =
+            make_player(&args.first, &args, args.first_threads, Variant::Russian, 1).unwrap();
+        let mut b = make_player(
+            &args.second,
+            &args,
+            args.second_threads,
+            Variant::Russian,
+            2,
+        )
+        .unwrap();
+        assert_eq!(a.name(), "dama level 10 x2");
+        assert_eq!(b.name(), "dama level 1");
         let start = AnyPosition::start(Variant::Russian);
         let p = play_game(
             a.as_mut(),
