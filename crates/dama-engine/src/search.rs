@@ -48,6 +48,9 @@ pub(crate) struct Params {
     pub probcut_margin: i32,
     /// Its depth, in per cent of the node's depth.
     pub probcut_percent: i32,
+    /// Whether it also prunes positions with kings on the board (endings, where the
+    /// evaluation predicts deep results worst and proofs of wins matter most).
+    pub probcut_kings: bool,
     /// Lower the history of the quiet moves tried before a cut-off.
     pub history_malus: bool,
     /// Quiet moves searched at the horizon: 0 none, 1 crowning moves, 2 also moves that give
@@ -61,9 +64,10 @@ pub(crate) const PARAMS: Params = Params {
     lmr_moves: 3,
     lmr_moves_cut: 3,
     lmr_divisor: 2.0,
-    probcut_depth: 0,
+    probcut_depth: 5,
     probcut_margin: 5,
     probcut_percent: 40,
+    probcut_kings: false,
     history_malus: false,
     qs_moves: 0,
 };
@@ -97,6 +101,7 @@ impl Params {
                 "probcut_depth" => self.probcut_depth = int()?.clamp(0, 100),
                 "probcut_margin" => self.probcut_margin = int()?.clamp(0, 1000),
                 "probcut_percent" => self.probcut_percent = int()?.clamp(1, 90),
+                "probcut_kings" => self.probcut_kings = int()? != 0,
                 "history_malus" => self.history_malus = int()? != 0,
                 "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
                 _ => return Err(format!("unknown search parameter {name:?}")),
@@ -637,13 +642,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
 
         // Shallow-search pruning: at a node off the principal variation, a much shallower
         // search that beats beta by a margin is taken as proof enough of a cut-off. It runs at
-        // the same ply before this node orders its moves (it regenerates the same list).
+        // the same ply before this node orders its moves (it regenerates the same list). Not
+        // with kings on the board by default: in endings a shallow score foretells the deep one
+        // worst, and cut-offs on estimates there cost the proofs of won endings.
         let p = &self.shared.params;
         if prune
             && !pv_node
             && p.probcut_depth > 0
             && depth >= p.probcut_depth
             && beta.abs() < WIN_BOUND
+            && (p.probcut_kings || pos.kings().is_empty())
             && ply > 0
         {
             let margin = p.probcut_margin * depth;
@@ -1110,5 +1118,36 @@ impl<'a, R: Rules> Searcher<'a, R> {
             out.push((m, s));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_change_only_what_they_name() {
+        let p = PARAMS
+            .with_overrides("probcut_depth=0, probcut_kings=1,lmr_divisor=1.5")
+            .unwrap();
+        assert_eq!(p.probcut_depth, 0);
+        assert!(p.probcut_kings);
+        assert_eq!(p.lmr_divisor, 1.5);
+        assert_eq!(
+            Params {
+                probcut_depth: PARAMS.probcut_depth,
+                probcut_kings: PARAMS.probcut_kings,
+                lmr_divisor: PARAMS.lmr_divisor,
+                ..p
+            },
+            PARAMS
+        );
+        assert_eq!(PARAMS.with_overrides("").unwrap(), PARAMS);
+        // Values out of range are clamped; unknown names and bad values are errors.
+        assert_eq!(PARAMS.with_overrides("qs_moves=9").unwrap().qs_moves, 2);
+        assert!(PARAMS.with_overrides("no_such=1").is_err());
+        assert!(PARAMS.with_overrides("lmr_depth=x").is_err());
+        assert!(PARAMS.with_overrides("lmr_divisor=0").is_err());
+        assert!(PARAMS.with_overrides("probcut_depth").is_err());
     }
 }
