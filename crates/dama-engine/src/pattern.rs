@@ -230,12 +230,13 @@ const MAGIC: &[u8; 8] = b"DAMAPAT1";
 
 /// The models fitted with `dama tune fit` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md, "Tuning").
-const BUILTIN: [(Variant, &[u8]); 2] = [
+const BUILTIN: [(Variant, &[u8]); 3] = [
     (
         Variant::International,
         include_bytes!("../data/international.model"),
     ),
     (Variant::Russian, include_bytes!("../data/russian.model")),
+    (Variant::English, include_bytes!("../data/english.model")),
 ];
 
 impl Model {
@@ -546,7 +547,10 @@ mod tests {
         );
         let r = Model::builtin(Variant::Russian).expect("Russian model");
         assert!(r.check::<rules::Russian>().is_ok());
-        assert!(Model::builtin(Variant::English).is_none());
+        let e = Model::builtin(Variant::English).expect("English model");
+        assert_eq!(e.variant, "english");
+        assert!(e.check::<rules::English>().is_ok());
+        assert!(Model::builtin(Variant::Brazilian).is_none());
     }
 
     #[test]
