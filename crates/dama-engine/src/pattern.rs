@@ -230,13 +230,17 @@ const MAGIC: &[u8; 8] = b"DAMAPAT1";
 
 /// The models fitted with `dama tune fit` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md, "Tuning").
-const BUILTIN: [(Variant, &[u8]); 3] = [
+const BUILTIN: [(Variant, &[u8]); 4] = [
     (
         Variant::International,
         include_bytes!("../data/international.model"),
     ),
     (Variant::Russian, include_bytes!("../data/russian.model")),
     (Variant::English, include_bytes!("../data/english.model")),
+    (
+        Variant::Brazilian,
+        include_bytes!("../data/brazilian.model"),
+    ),
 ];
 
 impl Model {
@@ -550,7 +554,9 @@ mod tests {
         let e = Model::builtin(Variant::English).expect("English model");
         assert_eq!(e.variant, "english");
         assert!(e.check::<rules::English>().is_ok());
-        assert!(Model::builtin(Variant::Brazilian).is_none());
+        let b = Model::builtin(Variant::Brazilian).expect("Brazilian model");
+        assert!(b.check::<rules::Brazilian>().is_ok());
+        assert!(Model::builtin(Variant::Pool).is_none());
     }
 
     #[test]

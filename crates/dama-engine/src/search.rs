@@ -64,7 +64,7 @@ pub(crate) const PARAMS: Params = Params {
     lmr_moves: 3,
     lmr_moves_cut: 3,
     lmr_divisor: 2.0,
-    probcut_depth: 5,
+    probcut_depth: 4,
     probcut_margin: 5,
     probcut_percent: 40,
     probcut_kings: false,
