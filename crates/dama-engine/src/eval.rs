@@ -487,11 +487,18 @@ pub fn evaluate<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>, w: &Weights) -> 
         sum: 0,
     };
     let scale = features(pos, t, &mut acc);
-    let white = acc.sum * scale / 16;
+    for_side_to_move(pos, acc.sum, scale)
+}
+
+/// A score from White's view, scaled by the drawishness `scale` of [`features`] (16: none),
+/// as seen by the side to move of `pos`.
+#[inline(always)]
+pub(crate) fn for_side_to_move<R: Rules>(pos: &Position<R>, white: i32, scale: i32) -> i32 {
+    let scaled = white * scale / 16;
     if pos.side_to_move() == Color::White {
-        white
+        scaled
     } else {
-        -white
+        -scaled
     }
 }
 

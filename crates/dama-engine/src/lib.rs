@@ -4,8 +4,9 @@
 //! knows repetitions and draw rules), searches it within [`Limits`] and reports progress and its
 //! move as events; it knows no protocol. The search is an iterative-deepening principal-variation
 //! alpha-beta with a lock-free transposition table, killer and history move ordering, late-move
-//! reductions, shallow-search (probcut) pruning, aspiration windows, a quiescence search through compulsory captures, and lazy SMP
-//! threads. It is generic over the rule set, so every variant gets its own compiled search.
+//! reductions, shallow-search (probcut) pruning, aspiration windows, a quiescence search through
+//! compulsory captures, and lazy SMP threads. It is generic over the rule set, so every variant
+//! gets its own compiled search.
 //!
 //! ```
 //! use dama_core::{AnyPosition, Variant};

@@ -411,12 +411,7 @@ pub fn evaluate<R: Rules>(
     let p = phase(pos).min(total);
     let mixed = (acc.mg as i64 * p as i64 + acc.eg as i64 * (total - p) as i64)
         / (total as i64 * QUANTUM as i64);
-    let white = mixed as i32 * scale / 16;
-    if pos.side_to_move() == Color::White {
-        white
-    } else {
-        -white
-    }
+    eval::for_side_to_move(pos, mixed as i32, scale)
 }
 
 #[cfg(test)]
