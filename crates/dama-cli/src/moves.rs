@@ -21,18 +21,6 @@ pub struct Args {
     json: bool,
 }
 
-/// The position after playing `moves` from `start`.
-fn play_moves(start: AnyPosition, moves: &str) -> Result<AnyPosition, CliError> {
-    let mut game = dama_core::Game::from_position(start);
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let m = dama_notation::move_text::parse_move(game.position(), text)
-            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
-        game.play(&m)
-            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
-    }
-    Ok(*game.position())
-}
-
 /// A square as JSON: a number for numeric variants, a name such as "c3" for algebraic ones.
 fn square_json(pos: &AnyPosition, sq: Square) -> Value {
     let v = pos.variant();
@@ -43,10 +31,8 @@ fn square_json(pos: &AnyPosition, sq: Square) -> Value {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let mut pos = args.position.resolve()?;
-    if let Some(moves) = &args.play {
-        pos = play_moves(pos, moves)?;
-    }
+    let pos = *crate::position_arg::play_moves(args.position.resolve()?, args.play.as_deref())?
+        .position();
     let mut moves: Vec<_> = pos
         .legal_moves()
         .into_iter()

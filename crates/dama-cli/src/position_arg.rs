@@ -25,3 +25,16 @@ impl PositionArgs {
         }
     }
 }
+
+/// The game that plays `moves` (text separated by spaces, in the variant's notation) from
+/// `start`; no moves give the game at `start`.
+pub fn play_moves(start: AnyPosition, moves: Option<&str>) -> Result<dama_core::Game, CliError> {
+    let mut game = dama_core::Game::from_position(start);
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let m = dama_notation::move_text::parse_move(game.position(), text)
+            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
+        game.play(&m)
+            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
+    }
+    Ok(game)
+}

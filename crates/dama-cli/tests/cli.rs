@@ -182,3 +182,36 @@ fn bad_input_gives_one_line_errors() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn analyse_after_played_moves() {
+    // After c3-d4 f6-e5 White must take on e5; the analysed position is the one after the moves.
+    let o = dama(&[
+        "analyse",
+        "-v",
+        "russian",
+        "--play",
+        "c3-d4 f6-e5",
+        "--depth",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("position W:"), "{out}");
+    assert!(out.contains("best move d4:f6"), "{out}");
+    let o = dama(&[
+        "analyse",
+        "-v",
+        "russian",
+        "--play",
+        "c3-d4 f6-f5",
+        "--depth",
+        "3",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--play move 2 'f6-f5'"),
+        "{}",
+        stderr(&o)
+    );
+}
