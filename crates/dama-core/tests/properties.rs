@@ -33,7 +33,7 @@ fn check_position(pos: &AnyPosition) {
     }
     assert_eq!(pos.hash(), pos.compute_hash(), "hash of {}", pos.fen());
     // The threat test agrees with the reference generator run for the other side.
-    let mut flipped = pos.setup().clone();
+    let mut flipped = *pos.setup();
     flipped.side_to_move = !flipped.side_to_move;
     if let Ok(other) = AnyPosition::new(pos.variant(), &flipped) {
         let threat = reference::legal_moves(&other)
