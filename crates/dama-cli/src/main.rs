@@ -89,6 +89,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if matches!(
+        cli.command,
+        Command::Perft(_)
+            | Command::Moves(_)
+            | Command::Analyse(_)
+            | Command::Bench(_)
+            | Command::Hub(_)
+            | Command::Pdn(_)
+            | Command::Fen(_)
+    ) {
+        quit_on_closed_output();
+    }
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => moves::run(args),
@@ -108,5 +120,17 @@ fn main() -> ExitCode {
             eprintln!("dama: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Commands that only write to standard output end quietly when the reader goes away (as in
+/// `dama analyse … | head`), as other command-line tools do, instead of failing on the next
+/// line printed. Not for commands that talk to sockets or engine subprocesses, which handle a
+/// closed pipe as an error.
+fn quit_on_closed_output() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of one signal, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -215,3 +215,30 @@ fn analyse_after_played_moves() {
         stderr(&o)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_closed_output_pipe_ends_analyse_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dama"))
+        .args(["analyse", "-v", "russian", "--time", "0.5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run dama");
+    // Read one byte, then close the pipe while the search still prints.
+    let mut out = child.stdout.take().unwrap();
+    let mut byte = [0u8; 1];
+    out.read_exact(&mut byte).unwrap();
+    drop(out);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -134,11 +134,6 @@ impl AnyPosition {
         })
     }
 
-    /// Whether the side not to move could capture if it were its turn.
-    pub fn opponent_can_capture(&self) -> bool {
-        with_rules!(self.variant, R => self.to_position::<R>().opponent_can_capture())
-    }
-
     /// Plays a move.
     ///
     /// # Errors

@@ -73,16 +73,6 @@ impl<B: Bitboard> Sink<B> for MoveSink<'_, B> {
     }
 }
 
-/// Only notes that some capture exists.
-struct AnySink(bool);
-
-impl<B: Bitboard> Sink<B> for AnySink {
-    #[inline]
-    fn capture(&mut self, _: u32, _: u32, _: B, _: bool, _: u32, _: &[u8]) {
-        self.0 = true;
-    }
-}
-
 /// The state of one piece's capture search.
 struct Search<'s, R: Rules, S> {
     sink: &'s mut S,
@@ -554,19 +544,6 @@ impl<R: Rules> Position<R> {
         let before = list.len();
         self.search_captures_from(landings, &mut MoveSink::new(list, Self::DEDUP_FROM));
         list.len() > before
-    }
-
-    /// Whether the side not to move could capture if it were its turn: a threat that a
-    /// static evaluation of this position does not see.
-    pub fn opponent_can_capture(&self) -> bool {
-        let mut other = *self;
-        other.side = !self.side;
-        let Some(landings) = other.capture_candidates() else {
-            return false;
-        };
-        let mut sink = AnySink(false);
-        other.search_captures_from(landings, &mut sink);
-        sink.0
     }
 
     /// Appends the quiet moves to `list` (legal only when there is no capture).

@@ -53,14 +53,6 @@ pub(crate) struct Params {
     pub probcut_kings: bool,
     /// Lower the history of the quiet moves tried before a cut-off.
     pub history_malus: bool,
-    /// Static cut-offs ("reverse futility") at non-PV nodes up to this depth (0: off): when
-    /// the static score beats beta by `rfp_margin` per ply and neither side can capture.
-    pub rfp_depth: i32,
-    /// Its margin per ply of depth, in centi-men.
-    pub rfp_margin: i32,
-    /// At the horizon, a quiet position where the opponent threatens a capture does not stand
-    /// pat: every quiet move is searched one ply further.
-    pub qs_threat: bool,
     /// Quiet moves searched at the horizon: 0 none, 1 crowning moves, 2 also moves that give
     /// the opponent a capture (at the first level).
     pub qs_moves: i32,
@@ -77,9 +69,6 @@ pub(crate) const PARAMS: Params = Params {
     probcut_percent: 40,
     probcut_kings: false,
     history_malus: false,
-    rfp_depth: 0,
-    rfp_margin: 30,
-    qs_threat: false,
     qs_moves: 0,
 };
 
@@ -115,9 +104,6 @@ impl Params {
                 "probcut_kings" => self.probcut_kings = int()? != 0,
                 "history_malus" => self.history_malus = int()? != 0,
                 "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
-                "rfp_depth" => self.rfp_depth = int()?.clamp(0, 100),
-                "rfp_margin" => self.rfp_margin = int()?.clamp(0, 1000),
-                "qs_threat" => self.qs_threat = int()? != 0,
                 _ => return Err(format!("unknown search parameter {name:?}")),
             }
         }
@@ -612,9 +598,6 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 if pos.count_quiet_moves() == 0 {
                     return Self::terminal(ply);
                 }
-                if depth == 0 && self.shared.params.qs_threat && pos.opponent_can_capture() {
-                    return self.quiet_horizon(pos, -INFINITE, alpha, beta, depth, ply, prune);
-                }
                 let stand = self.evaluate(pos);
                 if stand >= beta || self.shared.params.qs_moves == 0 {
                     return stand;
@@ -662,23 +645,6 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // the same ply before this node orders its moves (it regenerates the same list). Not
         // with kings on the board by default: in endings a shallow score foretells the deep one
         // worst, and cut-offs on estimates there cost the proofs of won endings.
-        let p = &self.shared.params;
-        if prune
-            && !pv_node
-            && depth <= p.rfp_depth
-            && !captures
-            && beta.abs() < WIN_BOUND
-            && (p.probcut_kings || pos.kings().is_empty())
-            && ply > 0
-        {
-            let margin = p.rfp_margin * depth;
-            if !pos.opponent_can_capture() {
-                let s = self.evaluate(pos);
-                if s - margin >= beta {
-                    return s - margin;
-                }
-            }
-        }
         let p = &self.shared.params;
         if prune
             && !pv_node
@@ -829,8 +795,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// At a quiet position of the horizon that stands pat below beta: tries the quiet moves
     /// that crown, and (at the first level of the horizon, with `qs_moves` 2) those that give
     /// the opponent a capture, which is how most combinations start. Returns the best of them
-    /// and the static score. With `stand` at `-INFINITE` (a threatened position, which has no
-    /// static score) it tries every quiet move.
+    /// and the static score.
     #[allow(clippy::too_many_arguments)]
     fn quiet_horizon(
         &mut self,
@@ -845,14 +810,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut best = stand;
         alpha = alpha.max(stand);
         let sacrifices = self.shared.params.qs_moves >= 2 && depth == 0;
-        // Under a threat every quiet move is searched (there is no static score to stand on).
-        let all = stand == -INFINITE;
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         pos.quiet_moves(&mut list);
         for m in list.iter() {
             let child = pos.play_unchecked(m);
-            if !m.promotes() && !all {
+            if !m.promotes() {
                 if !sacrifices {
                     continue;
                 }
