@@ -12,10 +12,6 @@ use std::time::Duration;
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
-    /// Moves to play first, separated by spaces (e.g. "23-18 11-15"); the position after them
-    /// is analysed, with the game's history for repetitions.
-    #[arg(long, value_name = "MOVES")]
-    play: Option<String>,
     /// Search depth in plies.
     #[arg(long, short = 'd')]
     depth: Option<u32>,
@@ -57,11 +53,8 @@ pub fn line_text(pos: &AnyPosition, moves: &[AnyMove]) -> String {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = crate::position_arg::play_moves(args.position.resolve()?, args.play.as_deref())?;
+    let game = args.position.game()?;
     let pos = *game.position();
-    if args.play.is_some() && !args.json {
-        println!("position {}", pos.fen());
-    }
     let level = Level::new(args.level).ok_or_else(|| CliError("--level must be 1 to 10".into()))?;
     if args.threads == 0 || args.threads > 256 {
         return Err(CliError("--threads must be between 1 and 256".into()));
@@ -97,6 +90,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         engine.set_model(model);
     }
     engine.set_game(&game);
+    if args.position.play.is_some() && !args.json {
+        println!("position {}", pos.fen());
+    }
     let json = args.json;
     let print = |info: &SearchInfo| {
         let line = line_text(&pos, &info.pv);

@@ -11,11 +11,6 @@ use serde_json::{json, Value};
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
-    /// Moves to play first, separated by spaces (e.g. "c3-d4 f6-g5"); the legal moves are
-    /// listed after them. Playing them through a game keeps state that FEN does not hold,
-    /// such as Frisian's king-move counts.
-    #[arg(long, value_name = "MOVES")]
-    play: Option<String>,
     /// Print a JSON array of moves instead of text.
     #[arg(long)]
     json: bool,
@@ -31,8 +26,7 @@ fn square_json(pos: &AnyPosition, sq: Square) -> Value {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let pos = *crate::position_arg::play_moves(args.position.resolve()?, args.play.as_deref())?
-        .position();
+    let pos = args.position.resolve()?;
     let mut moves: Vec<_> = pos
         .legal_moves()
         .into_iter()

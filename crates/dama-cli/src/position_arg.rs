@@ -1,7 +1,7 @@
-//! The `--variant` and `--fen` options shared by several commands.
+//! The `--variant`, `--fen` and `--play` options shared by several commands.
 
 use crate::CliError;
-use dama_core::{AnyPosition, Variant};
+use dama_core::{AnyPosition, Game, Variant};
 
 /// Picks a variant and a position.
 #[derive(Debug, clap::Args)]
@@ -12,29 +12,42 @@ pub struct PositionArgs {
     /// Position in FEN (PDN 3.0), e.g. "W:W31-50:B1-20"; the start position if omitted.
     #[arg(long)]
     pub fen: Option<String>,
+    /// Moves to play first, separated by spaces (e.g. "c3-d4 f6-g5"); the command works on the
+    /// position after them. Playing them through a game keeps what a FEN does not hold: the
+    /// history for repetitions and Frisian's king-move counts.
+    #[arg(long, value_name = "MOVES")]
+    pub play: Option<String>,
 }
 
 impl PositionArgs {
-    /// The variant and position named by the options.
-    pub fn resolve(&self) -> Result<AnyPosition, CliError> {
+    /// The game from the named start position through the `--play` moves.
+    pub fn game(&self) -> Result<Game, CliError> {
         let variant: Variant = self.variant.parse()?;
-        match &self.fen {
-            None => Ok(AnyPosition::start(variant)),
+        let start = match &self.fen {
+            None => AnyPosition::start(variant),
             Some(fen) => AnyPosition::from_fen(variant, fen)
-                .map_err(|e| CliError(format!("bad FEN for {variant}: {e}"))),
+                .map_err(|e| CliError(format!("bad FEN for {variant}: {e}")))?,
+        };
+        let mut game = Game::from_position(start);
+        for (i, text) in self
+            .play
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .enumerate()
+        {
+            let illegal = |e: &dyn std::fmt::Display| {
+                CliError(format!("--play move {} '{text}': {e}", i + 1))
+            };
+            let m = dama_notation::move_text::parse_move(game.position(), text)
+                .map_err(|e| illegal(&e))?;
+            game.play(&m).map_err(|e| illegal(&e))?;
         }
+        Ok(game)
     }
-}
 
-/// The game that plays `moves` (text separated by spaces, in the variant's notation) from
-/// `start`; no moves give the game at `start`.
-pub fn play_moves(start: AnyPosition, moves: Option<&str>) -> Result<dama_core::Game, CliError> {
-    let mut game = dama_core::Game::from_position(start);
-    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
-        let m = dama_notation::move_text::parse_move(game.position(), text)
-            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
-        game.play(&m)
-            .map_err(|e| CliError(format!("--play move {} '{text}': {e}", i + 1)))?;
+    /// The position named by the options (after the `--play` moves).
+    pub fn resolve(&self) -> Result<AnyPosition, CliError> {
+        Ok(*self.game()?.position())
     }
-    Ok(game)
 }
