@@ -57,16 +57,54 @@ const fn digits(reversed: bool) -> [u16; 256] {
     t
 }
 
+/// How densely the windows cover the board. A model's number of tables tells which it was
+/// fitted with ([`Layout::for_tables`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Windows {
+    /// A window every two columns and every two rows: 8 tables on 10x10, 5 on 8x8.
+    #[default]
+    Sparse,
+    /// A window at every column and row: 25 tables on 10x10, 13 on 8x8. Three times the
+    /// weights and the window work of [`Windows::Sparse`].
+    Dense,
+}
+
+impl Windows {
+    /// Both densities.
+    pub const ALL: [Windows; 2] = [Windows::Sparse, Windows::Dense];
+
+    fn step(self) -> usize {
+        match self {
+            Windows::Sparse => 2,
+            Windows::Dense => 1,
+        }
+    }
+}
+
 /// The windows of one board: per weight table, the window White sees and the window Black sees.
 #[derive(Clone, Debug)]
 pub struct Layout<B> {
-    /// `(white, black)` window masks, one pair per table.
+    /// `(white, black)` window masks, one pair per table. A window that is its own half-turn
+    /// image (the centre one of [`Windows::Dense`]) is paired with itself.
     pub pairs: Vec<(B, B)>,
 }
 
 impl<B: Bitboard> Layout<B> {
-    /// The windows of the board of `R`.
+    /// The sparse windows of the board of `R` ([`Windows::Sparse`]).
     pub fn new<R: Rules>() -> Layout<Bb<R>> {
+        Layout::<Bb<R>>::with::<R>(Windows::Sparse)
+    }
+
+    /// The layout of `R`'s board with `tables` tables, if one density gives that many.
+    pub fn for_tables<R: Rules>(tables: usize) -> Option<Layout<Bb<R>>> {
+        Windows::ALL
+            .into_iter()
+            .map(Layout::<Bb<R>>::with::<R>)
+            .find(|l| l.tables() == tables)
+    }
+
+    /// The windows of the board of `R` at density `windows`.
+    pub fn with<R: Rules>(windows: Windows) -> Layout<Bb<R>> {
         type G<R> = <R as Rules>::G;
         let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
         let window = |c: u32, r: u32| {
@@ -85,8 +123,8 @@ impl<B: Bitboard> Layout<B> {
             return Layout { pairs };
         }
         // Windows whose half-turn image is not below them (row, then column order).
-        for r in (0..=h - 4).step_by(2) {
-            for c in (0..=w - 4).step_by(2) {
+        for r in (0..=h - 4).step_by(windows.step()) {
+            for c in (0..=w - 4).step_by(windows.step()) {
                 let (ic, ir) = (w - 4 - c, h - 4 - r);
                 if (ir, ic) < (r, c) {
                     continue;
@@ -195,8 +233,8 @@ pub enum ModelError {
     TableCount {
         /// In the file.
         found: usize,
-        /// On the variant's board.
-        expected: usize,
+        /// On the variant's board, sparse and dense ([`Windows`]).
+        expected: [usize; 2],
     },
     /// Stored with another weight unit.
     Quantum(i32),
@@ -216,7 +254,8 @@ impl std::fmt::Display for ModelError {
             ),
             ModelError::TableCount { found, expected } => write!(
                 f,
-                "the model has {found} window tables, the board {expected}"
+                "the model has {found} window tables, the board {} or {}",
+                expected[0], expected[1]
             ),
             ModelError::Quantum(q) => write!(f, "unsupported weight unit 1/{q}"),
             ModelError::BadVariant => f.write_str("bad variant name in the model"),
@@ -343,16 +382,20 @@ impl Model {
     /// Checks that the model fits the board of `R`.
     ///
     /// # Errors
-    /// [`ModelError::TableCount`] if the board has another number of windows.
+    /// [`ModelError::TableCount`] if no density of windows gives the board that many tables.
     pub fn check<R: Rules>(&self) -> Result<(), ModelError> {
-        let expected = Layout::<Bb<R>>::new::<R>().tables();
-        if self.table_count() != expected {
-            return Err(ModelError::TableCount {
-                found: self.table_count(),
-                expected,
-            });
-        }
-        Ok(())
+        self.layout::<R>().map(|_| ())
+    }
+
+    /// The windows of `R`'s board the model was fitted with.
+    ///
+    /// # Errors
+    /// [`ModelError::TableCount`] as [`Model::check`].
+    pub fn layout<R: Rules>(&self) -> Result<Layout<Bb<R>>, ModelError> {
+        Layout::<Bb<R>>::for_tables::<R>(self.table_count()).ok_or_else(|| ModelError::TableCount {
+            found: self.table_count(),
+            expected: Windows::ALL.map(|w| Layout::<Bb<R>>::with::<R>(w).tables()),
+        })
     }
 
     /// The built-in model of a variant, if one was fitted for it.
@@ -419,9 +462,11 @@ mod tests {
     use super::*;
     use dama_core::{rules, AnyPosition, Setup, SquareSet};
 
-    fn layout_checks<R: Rules>(tables: usize) {
-        let layout = Layout::<Bb<R>>::new::<R>();
+    fn layout_checks<R: Rules>(windows: Windows, tables: usize) {
+        let layout = Layout::<Bb<R>>::with::<R>(windows);
         assert_eq!(layout.tables(), tables);
+        let back = Layout::<Bb<R>>::for_tables::<R>(tables).expect("a layout");
+        assert_eq!(back.pairs, layout.pairs);
         let valid = R::G::VALID.to_u128();
         let bits = |b: Bb<R>| b.to_u128();
         let mut covered = 0u128;
@@ -444,10 +489,19 @@ mod tests {
 
     #[test]
     fn layouts() {
-        layout_checks::<rules::International>(8);
-        layout_checks::<rules::Russian>(5);
-        layout_checks::<rules::Russian80>(6);
-        layout_checks::<rules::Canadian>(13);
+        layout_checks::<rules::International>(Windows::Sparse, 8);
+        layout_checks::<rules::Russian>(Windows::Sparse, 5);
+        layout_checks::<rules::Russian80>(Windows::Sparse, 6);
+        layout_checks::<rules::Canadian>(Windows::Sparse, 13);
+        // Every 4x4 window: 7x7 on 10x10, the centre one its own image.
+        layout_checks::<rules::International>(Windows::Dense, 25);
+        layout_checks::<rules::Russian>(Windows::Dense, 13);
+        layout_checks::<rules::Russian80>(Windows::Dense, 18);
+        layout_checks::<rules::Canadian>(Windows::Dense, 41);
+        let dense =
+            Layout::<Bb<rules::International>>::with::<rules::International>(Windows::Dense);
+        assert_eq!(dense.pairs.iter().filter(|(a, b)| a == b).count(), 1);
+        assert!(Layout::<Bb<rules::Russian>>::for_tables::<rules::Russian>(6).is_none());
         assert_eq!(DIGITS[0b1111_1111], 3280);
         assert_eq!(DIGITS[1], 1);
         assert_eq!(DIGITS_REVERSED[1], 2187);
@@ -503,14 +557,16 @@ mod tests {
 
     fn symmetric<R: Rules>(variant: Variant, fens: &[&str]) {
         let t = Tables::<Bb<R>>::new::<R>();
-        let layout = Layout::<Bb<R>>::new::<R>();
-        let model = random_model(variant, layout.tables());
-        for fen in fens {
-            let p = AnyPosition::from_fen(variant, fen).unwrap();
-            let q = flipped(&p);
-            let a = evaluate(&p.to_position::<R>(), &t, &layout, &model);
-            let b = evaluate(&q.to_position::<R>(), &t, &layout, &model);
-            assert_eq!(a, b, "{fen}");
+        for windows in Windows::ALL {
+            let layout = Layout::<Bb<R>>::with::<R>(windows);
+            let model = random_model(variant, layout.tables());
+            for fen in fens {
+                let p = AnyPosition::from_fen(variant, fen).unwrap();
+                let q = flipped(&p);
+                let a = evaluate(&p.to_position::<R>(), &t, &layout, &model);
+                let b = evaluate(&q.to_position::<R>(), &t, &layout, &model);
+                assert_eq!(a, b, "{fen} ({windows:?})");
+            }
         }
     }
 
@@ -569,6 +625,15 @@ mod tests {
         extra.push(0);
         assert_eq!(Model::from_bytes(&extra), Err(ModelError::BadLength));
         assert!(m.check::<rules::Russian>().is_ok());
-        assert!(m.check::<rules::International>().is_err());
+        assert_eq!(
+            m.check::<rules::International>(),
+            Err(ModelError::TableCount {
+                found: 5,
+                expected: [8, 25]
+            })
+        );
+        assert!(random_model(Variant::Russian, 13)
+            .check::<rules::Russian>()
+            .is_ok());
     }
 }

@@ -336,7 +336,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
             shared,
             id,
             tables: Tables::<Bb<R>>::new::<R>(),
-            layout: Layout::<Bb<R>>::new::<R>(),
+            layout: match &shared.eval {
+                Evaluator::Pattern(m) => m
+                    .layout::<R>()
+                    .unwrap_or_else(|_| Layout::<Bb<R>>::new::<R>()),
+                Evaluator::Linear(_) => Layout::<Bb<R>>::new::<R>(),
+            },
             nodes: 0,
             seldepth: 0,
             stopped: false,

@@ -10,7 +10,7 @@
 //! the epoch with the lowest held-out error are kept.
 
 use crate::eval::{self, feature, Features, Tables};
-use crate::pattern::{self, Layout, Model, PatternSink, QUANTUM, TABLE_SIZE};
+use crate::pattern::{self, Layout, Model, PatternSink, Windows, QUANTUM, TABLE_SIZE};
 use crate::selfplay::Record;
 use dama_core::position::Bb;
 use dama_core::rules::Rules;
@@ -65,20 +65,26 @@ impl PatternSink for Collect<'_> {
     }
 }
 
-/// Builds the dataset of `records` of `variant`; the games whose number is a multiple of
-/// `hold_out_every` are held out (0: none). Records that are not legal positions are skipped;
-/// their number is returned with the dataset.
-pub fn dataset(variant: Variant, records: &[Record], hold_out_every: u32) -> (Dataset, usize) {
-    with_rules!(variant, R => dataset_of::<R>(variant, records, hold_out_every))
+/// Builds the dataset of `records` of `variant`, seen through `windows`; the games whose
+/// number is a multiple of `hold_out_every` are held out (0: none). Records that are not legal
+/// positions are skipped; their number is returned with the dataset.
+pub fn dataset(
+    variant: Variant,
+    records: &[Record],
+    hold_out_every: u32,
+    windows: Windows,
+) -> (Dataset, usize) {
+    with_rules!(variant, R => dataset_of::<R>(variant, records, hold_out_every, windows))
 }
 
 fn dataset_of<R: Rules>(
     variant: Variant,
     records: &[Record],
     hold_out_every: u32,
+    windows: Windows,
 ) -> (Dataset, usize) {
     let t = Tables::<Bb<R>>::new::<R>();
-    let layout = Layout::<Bb<R>>::new::<R>();
+    let layout = Layout::<Bb<R>>::with::<R>(windows);
     let total = pattern::phase_total::<R>() as f32;
     let mut d = Dataset {
         tables: layout.tables(),
@@ -427,47 +433,51 @@ mod tests {
         )
         .unwrap();
         let records = selfplay::read(&data[..], Variant::Russian, usize::MAX).unwrap();
-        let (d, skipped) = dataset(Variant::Russian, &records, 0);
-        assert_eq!(skipped, 0);
-        assert_eq!(d.len(), records.len());
-        let start = eval::Weights::for_variant(Variant::Russian);
-        let k = fit_k(&d, &start);
-        let (before, _) = linear_loss(&d, &start, k);
-        let c = FitConfig {
-            k,
-            result_weight: 1.0,
-            epochs: 60,
-            rate: 2.0,
-            l2: 0.0,
-            threads: 2,
-        };
-        let mut last = f64::MAX;
-        let model = fit(&d, Variant::Russian, &start, &c, |p| last = p.train);
-        assert!(last < before, "{last} >= {before}");
-        // The engine's integer evaluation of a position agrees with the fit's prediction.
-        let w: Vec<f64> = {
-            let mut w = vec![0.0; table_at(d.tables, 0)];
-            for f in 0..feature::COUNT {
-                w[base_at(f)] = model.base[f][0] as f64 / QUANTUM as f64;
-                w[base_at(f) + 1] = model.base[f][1] as f64 / QUANTUM as f64;
+        // Both window densities; the engine finds the layout from the model's tables.
+        for windows in Windows::ALL {
+            let (d, skipped) = dataset(Variant::Russian, &records, 0, windows);
+            assert_eq!(skipped, 0);
+            assert_eq!(d.len(), records.len());
+            assert_eq!(d.tables, if windows == Windows::Dense { 13 } else { 5 });
+            let start = eval::Weights::for_variant(Variant::Russian);
+            let k = fit_k(&d, &start);
+            let (before, _) = linear_loss(&d, &start, k);
+            let c = FitConfig {
+                k,
+                result_weight: 1.0,
+                epochs: 60,
+                rate: 2.0,
+                l2: 0.0,
+                threads: 2,
+            };
+            let mut last = f64::MAX;
+            let model = fit(&d, Variant::Russian, &start, &c, |p| last = p.train);
+            assert!(last < before, "{last} >= {before}");
+            // The engine's integer evaluation of a position agrees with the fit's prediction.
+            let w: Vec<f64> = {
+                let mut w = vec![0.0; table_at(d.tables, 0)];
+                for f in 0..feature::COUNT {
+                    w[base_at(f)] = model.base[f][0] as f64 / QUANTUM as f64;
+                    w[base_at(f) + 1] = model.base[f][1] as f64 / QUANTUM as f64;
+                }
+                for (i, t) in model.tables.iter().enumerate() {
+                    w[table_at(0, i)] = t[0] as f64 / QUANTUM as f64;
+                    w[table_at(0, i) + 1] = t[1] as f64 / QUANTUM as f64;
+                }
+                w
+            };
+            type R = dama_core::rules::Russian;
+            let t = Tables::<Bb<R>>::new::<R>();
+            let layout = model.layout::<R>().unwrap();
+            for (i, r) in records.iter().enumerate().step_by(7) {
+                let p = r.position(Variant::Russian).unwrap().to_position::<R>();
+                let mut e = pattern::evaluate(&p, &t, &layout, &model) as f64;
+                if r.side == dama_core::Color::Black {
+                    e = -e;
+                }
+                let expected = predict(&d, &w, i);
+                assert!((e - expected).abs() <= 2.5, "{e} vs {expected}");
             }
-            for (i, t) in model.tables.iter().enumerate() {
-                w[table_at(0, i)] = t[0] as f64 / QUANTUM as f64;
-                w[table_at(0, i) + 1] = t[1] as f64 / QUANTUM as f64;
-            }
-            w
-        };
-        type R = dama_core::rules::Russian;
-        let t = Tables::<Bb<R>>::new::<R>();
-        let layout = Layout::<Bb<R>>::new::<R>();
-        for (i, r) in records.iter().enumerate().step_by(7) {
-            let p = r.position(Variant::Russian).unwrap().to_position::<R>();
-            let mut e = pattern::evaluate(&p, &t, &layout, &model) as f64;
-            if r.side == dama_core::Color::Black {
-                e = -e;
-            }
-            let expected = predict(&d, &w, i);
-            assert!((e - expected).abs() <= 2.5, "{e} vs {expected}");
         }
     }
 }
