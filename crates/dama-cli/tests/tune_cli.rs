@@ -80,6 +80,26 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
         text(&o.stdout)
     );
 
+    // A dense model (a window at every offset: 13 tables on 8x8) is told apart by its size.
+    let dense = dir.join("dense.model");
+    let dense_s = dense.to_str().unwrap();
+    let o = dama(&[
+        "tune", "fit", "-v", "russian", "--data", data_s, "--out", dense_s, "--epochs", "5",
+        "--dense",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("13 window tables"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(std::fs::metadata(&dense).unwrap().len() > 13 * 6561 * 4);
+    let o = dama(&[
+        "analyse", "-v", "russian", "--depth", "6", "--eval", dense_s, "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("\"depth\":6"));
+
     let player = format!("level:10@{model_s}");
     let o = dama(&[
         "match", "--first", &player, "--second", "level:10", "-v", "russian", "-n", "2", "--nodes",
