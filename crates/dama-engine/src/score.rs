@@ -1,7 +1,7 @@
 //! Search scores.
 //!
 //! A score is from the point of view of the side to move, in hundredths of a man ("centi-men").
-//! Scores near [`WIN`] encode a forced end of the game: `WIN - n` wins after `n` plies, and
+//! Scores near `WIN` (30,000) encode a forced end of the game: `WIN - n` wins after `n` plies, and
 //! `-(WIN - n)` loses after `n` plies.
 
 use core::fmt;
