@@ -5,7 +5,9 @@
 
 use crate::geometry::TABLE_LEN;
 
-const fn splitmix64(state: u64) -> (u64, u64) {
+/// One step of the SplitMix64 generator: the next state and its output. Distinct states give
+/// distinct outputs (the mix is a bijection), which makes it a good seed spreader too.
+pub const fn splitmix64(state: u64) -> (u64, u64) {
     let next = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = next;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -302,17 +302,11 @@ fn white_score(score: Score, side: Color) -> i32 {
     }
 }
 
-/// The starting random state of game `number` of a run with `seed`. Every (seed, game) pair
-/// gets its own state (a bijective mix of the two), never zero, which xorshift cannot leave.
+/// The starting random state of game `number` of a run with `seed`: SplitMix64's output for a
+/// state that differs for every (seed, game) pair, never zero, which xorshift cannot leave.
 fn game_seed(seed: u64, number: u32) -> u64 {
-    let mut z = seed.wrapping_add(
-        u64::from(number)
-            .wrapping_add(1)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15),
-    );
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)).max(1)
+    let state = seed.wrapping_add(u64::from(number).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    dama_core::zobrist::splitmix64(state).1.max(1)
 }
 
 /// One game: a balanced random opening, then the engine against itself.
