@@ -80,7 +80,7 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
         text(&o.stdout)
     );
 
-    // A dense model (a window at every offset: 13 tables on 8x8) is told apart by its size.
+    // A dense model (a window at every offset: 13 tables on 8x8) loads by its table count.
     let dense = dir.join("dense.model");
     let dense_s = dense.to_str().unwrap();
     let o = dama(&[

@@ -336,12 +336,13 @@ impl<'a, R: Rules> Searcher<'a, R> {
             shared,
             id,
             tables: Tables::<Bb<R>>::new::<R>(),
+            // The windows the model was fitted with (its table count was checked when the
+            // evaluator was chosen); the linear evaluation does not read them.
             layout: match &shared.eval {
-                Evaluator::Pattern(m) => m
-                    .layout::<R>()
-                    .unwrap_or_else(|_| Layout::<Bb<R>>::new::<R>()),
-                Evaluator::Linear(_) => Layout::<Bb<R>>::new::<R>(),
-            },
+                Evaluator::Pattern(m) => m.layout::<R>().ok(),
+                Evaluator::Linear(_) => None,
+            }
+            .unwrap_or_else(Layout::<Bb<R>>::new::<R>),
             nodes: 0,
             seldepth: 0,
             stopped: false,

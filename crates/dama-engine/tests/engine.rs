@@ -348,3 +348,44 @@ fn random_positions_of_every_variant() {
     eprintln!("{checked} positions searched, every move legal");
     assert!(checked > 100);
 }
+
+/// The search evaluates with the windows the model was fitted with: a depth-1 search from a
+/// position where no capture follows any move scores the best child by the model's own layout
+/// (a search that read a dense model through the sparse windows would score differently).
+#[test]
+fn the_search_evaluates_a_model_through_its_own_windows() {
+    use dama_core::rules::Russian;
+    use dama_engine::eval::Tables;
+    use dama_engine::pattern::{self, Layout, Model, Windows};
+    use std::sync::Arc;
+
+    type B = dama_core::position::Bb<Russian>;
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    for windows in Windows::ALL {
+        let layout = Layout::<B>::with::<Russian>(windows);
+        let mut model = Model::zero(Variant::Russian, layout.tables());
+        for w in model.base.iter_mut() {
+            *w = [1600 + rng.below(400) as i32, 1600 + rng.below(400) as i32];
+        }
+        for w in model.tables.iter_mut() {
+            *w = [rng.below(801) as i16 - 400, rng.below(801) as i16 - 400];
+        }
+        let start = AnyPosition::start(Variant::Russian);
+        let t = Tables::<B>::new::<Russian>();
+        let best = start
+            .legal_moves()
+            .iter()
+            .map(|m| {
+                let child = start.play(m).unwrap();
+                assert!(!child.must_capture());
+                -pattern::evaluate(&child.to_position::<Russian>(), &t, &layout, &model)
+            })
+            .max()
+            .unwrap();
+        let mut e = engine(10, 1);
+        e.set_model(Some(Arc::new(model)));
+        e.set_position(start, &[]);
+        let r = e.search(Limits::depth(1), |_| {});
+        assert_eq!(r.score, Score::Eval(best), "{windows:?}");
+    }
+}
