@@ -66,7 +66,7 @@ pub enum Windows {
     /// A window every two columns and every two rows: 8 tables on 10x10, 5 on 8x8.
     #[default]
     Sparse,
-    /// A window at every column and row: 25 tables on 10x10, 13 on 8x8. Three times the
+    /// A window at every column and row: 25 tables on 10x10, 13 on 8x8. About three times the
     /// weights and the window work of [`Windows::Sparse`].
     Dense,
 }
