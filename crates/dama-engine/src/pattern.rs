@@ -61,10 +61,9 @@ const fn digits(reversed: bool) -> [u16; 256] {
 
 /// How densely the windows cover the board. A model's number of tables tells which it was
 /// fitted with ([`Layout::for_tables`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Windows {
     /// A window every two columns and every two rows: 8 tables on 10x10, 5 on 8x8.
-    #[default]
     Sparse,
     /// A window at every column and row: 25 tables on 10x10, 13 on 8x8. About three times the
     /// weights and the window work of [`Windows::Sparse`].
