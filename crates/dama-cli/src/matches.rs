@@ -17,7 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Options of `dama match`.
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct Args {
     /// First player: `level:N` (dama at level N; `level:N@FILE` with the weights of FILE from
     /// `dama tune`), `hub:COMMAND` (a Hub engine, e.g.
@@ -63,6 +63,13 @@ pub struct Args {
     /// Threads of the second player when it is dama (overrides --threads for it).
     #[arg(long)]
     second_threads: Option<usize>,
+    /// Fixed nodes per move of the first player (overrides --nodes for it; e.g. to give a
+    /// slower evaluation the node budget of its speed).
+    #[arg(long)]
+    first_nodes: Option<u64>,
+    /// Fixed nodes per move of the second player (overrides --nodes for it).
+    #[arg(long)]
+    second_nodes: Option<u64>,
     /// Transposition table of each dama player, MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
@@ -109,6 +116,8 @@ struct Internal {
     threads: usize,
     fixed: Option<Limits>,
     per_move: Duration,
+    /// A node budget of this player's own (`--first-nodes`, `--second-nodes`), named with it.
+    own_nodes: Option<u64>,
 }
 
 impl Player for Internal {
@@ -119,6 +128,9 @@ impl Player for Internal {
         }
         if let Some(f) = &self.tuned {
             name += &format!(" ({f})");
+        }
+        if let Some(n) = self.own_nodes {
+            name += &format!(" {n} nodes");
         }
         name
     }
@@ -353,14 +365,48 @@ fn program_dir(program: &str) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// The fixed budget of a dama player on `side`: the depth, else its own or the common node
+/// count; `None` plays on time.
+fn fixed_limits(args: &Args, side: Side) -> Option<Limits> {
+    match (args.depth, side.nodes.or(args.nodes)) {
+        (Some(d), _) => Some(Limits::depth(d)),
+        (None, Some(n)) => Some(Limits::nodes(n)),
+        _ => None,
+    }
+}
+
+/// What one side of the match overrides of the common options.
+#[derive(Clone, Copy, Debug, Default)]
+struct Side {
+    threads: Option<usize>,
+    nodes: Option<u64>,
+}
+
+impl Args {
+    fn first_side(&self) -> Side {
+        Side {
+            threads: self.first_threads,
+            nodes: self.first_nodes,
+        }
+    }
+
+    fn second_side(&self) -> Side {
+        Side {
+            threads: self.second_threads,
+            nodes: self.second_nodes,
+        }
+    }
+}
+
 fn make_player(
     spec: &str,
     args: &Args,
-    threads: Option<usize>,
+    side: Side,
     variant: Variant,
     seed: u64,
 ) -> Result<Box<dyn Player>, CliError> {
     let per_move = Duration::from_secs_f64(args.movetime);
+    let nodes = side.nodes.or(args.nodes);
     if let Some(n) = spec.strip_prefix("level:") {
         // `level:N@FILE` plays with the evaluation weights of FILE (see `dama tune`).
         let (n, weights_file) = match n.split_once('@') {
@@ -376,12 +422,8 @@ fn make_player(
             .ok()
             .and_then(Level::new)
             .ok_or_else(|| CliError(format!("bad level in {spec:?} (1 to 10)")))?;
-        let fixed = match (args.depth, args.nodes) {
-            (Some(d), _) => Some(Limits::depth(d)),
-            (None, Some(n)) => Some(Limits::nodes(n)),
-            _ => None,
-        };
-        let threads = threads.unwrap_or(args.threads).clamp(1, 64);
+        let fixed = fixed_limits(args, side);
+        let threads = side.threads.unwrap_or(args.threads).clamp(1, 64);
         let mut engine = Engine::new(EngineOptions {
             threads,
             hash_mb: args.hash.clamp(1, 65536),
@@ -398,6 +440,7 @@ fn make_player(
             threads,
             fixed,
             per_move,
+            own_nodes: side.nodes.filter(|_| args.depth.is_none()),
         }));
     }
     if let Some(cmd) = spec.strip_prefix("hub:") {
@@ -420,7 +463,7 @@ fn make_player(
             Duration::from_secs(60),
         )
         .map_err(|e| CliError(format!("{program}: {e}")))?;
-        let fixed = match (args.depth, args.nodes) {
+        let fixed = match (args.depth, nodes) {
             (Some(d), _) => Some(format!("depth={d}")),
             (None, Some(n)) => Some(format!("nodes={n}")),
             _ => None,
@@ -785,8 +828,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => vec![AnyPosition::start(variant)],
         Some(path) => read_openings(path, variant)?,
     };
-    let mut first = make_player(&args.first, &args, args.first_threads, variant, 1)?;
-    let mut second = make_player(&args.second, &args, args.second_threads, variant, 2)?;
+    let mut first = make_player(&args.first, &args, args.first_side(), variant, 1)?;
+    let mut second = make_player(&args.second, &args, args.second_side(), variant, 2)?;
     let mut pdn = match &args.pdn {
         None => None,
         Some(path) => Some(
@@ -923,23 +966,34 @@ mod tests {
             threads: 1,
             first_threads: Some(2),
             second_threads: None,
+            first_nodes: None,
+            second_nodes: Some(500),
             hash: 1,
             max_plies: 200,
             pdn: None,
             hub_params: Vec::new(),
         };
         let mut a =
-            make_player(&args.first, &args, args.first_threads, Variant::Russian, 1).unwrap();
-        let mut b = make_player(
-            &args.second,
-            &args,
-            args.second_threads,
-            Variant::Russian,
-            2,
-        )
-        .unwrap();
+            make_player(&args.first, &args, args.first_side(), Variant::Russian, 1).unwrap();
+        let mut b =
+            make_player(&args.second, &args, args.second_side(), Variant::Russian, 2).unwrap();
         assert_eq!(a.name(), "dama level 10 x2");
-        assert_eq!(b.name(), "dama level 1");
+        assert_eq!(b.name(), "dama level 1 500 nodes");
+        // Each side searches its own budget; a fixed depth overrides both.
+        assert_eq!(
+            fixed_limits(&args, args.first_side()).and_then(|l| l.nodes),
+            Some(2000)
+        );
+        assert_eq!(
+            fixed_limits(&args, args.second_side()).and_then(|l| l.nodes),
+            Some(500)
+        );
+        let deep = Args {
+            depth: Some(3),
+            ..args.clone()
+        };
+        let l = fixed_limits(&deep, deep.second_side()).unwrap();
+        assert_eq!((l.depth, l.nodes), (Some(3), None));
         let start = AnyPosition::start(Variant::Russian);
         let p = play_game(
             a.as_mut(),
