@@ -375,8 +375,16 @@ fn fixed_limits(args: &Args, side: Side) -> Option<Limits> {
     }
 }
 
+/// The Hub `level` line of a fixed budget (`depth=8`, `nodes=20000`).
+fn level_line(limits: Limits) -> String {
+    match (limits.depth, limits.nodes) {
+        (Some(d), _) => format!("depth={d}"),
+        (None, n) => format!("nodes={}", n.unwrap_or_default()),
+    }
+}
+
 /// What one side of the match overrides of the common options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Side {
     threads: Option<usize>,
     nodes: Option<u64>,
@@ -406,7 +414,6 @@ fn make_player(
     seed: u64,
 ) -> Result<Box<dyn Player>, CliError> {
     let per_move = Duration::from_secs_f64(args.movetime);
-    let nodes = side.nodes.or(args.nodes);
     if let Some(n) = spec.strip_prefix("level:") {
         // `level:N@FILE` plays with the evaluation weights of FILE (see `dama tune`).
         let (n, weights_file) = match n.split_once('@') {
@@ -463,11 +470,7 @@ fn make_player(
             Duration::from_secs(60),
         )
         .map_err(|e| CliError(format!("{program}: {e}")))?;
-        let fixed = match (args.depth, nodes) {
-            (Some(d), _) => Some(format!("depth={d}")),
-            (None, Some(n)) => Some(format!("nodes={n}")),
-            _ => None,
-        };
+        let fixed = fixed_limits(args, side).map(level_line);
         return Ok(Box::new(Hub {
             client,
             start: AnyPosition::start(variant),
@@ -994,6 +997,10 @@ mod tests {
         };
         let l = fixed_limits(&deep, deep.second_side()).unwrap();
         assert_eq!((l.depth, l.nodes), (Some(3), None));
+        // A Hub engine is told the same budget.
+        assert_eq!(level_line(l), "depth=3");
+        let l = fixed_limits(&args, args.second_side()).unwrap();
+        assert_eq!(level_line(l), "nodes=500");
         let start = AnyPosition::start(Variant::Russian);
         let p = play_game(
             a.as_mut(),
