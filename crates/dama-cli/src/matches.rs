@@ -679,6 +679,8 @@ struct Played {
     black: String,
     winner: Option<Color>,
     reason: String,
+    /// Time left on White's and Black's clocks at the end (clock matches).
+    clocks: [Option<Duration>; 2],
 }
 
 fn play_game(
@@ -721,6 +723,7 @@ fn play_game(
                     match (*c + inc).checked_sub(spent) {
                         Some(left) => *c = left,
                         None => {
+                            *c = Duration::ZERO;
                             let _ = game.lose_on_time(side);
                             break;
                         }
@@ -746,6 +749,7 @@ fn play_game(
         black: names.1,
         winner,
         reason,
+        clocks,
     }
 }
 
@@ -875,8 +879,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Some(Color::Black) => "0-2",
             None => "1-1",
         };
+        let clocks = match played.clocks {
+            [Some(w), Some(b)] => format!(
+                ", clocks {:.1} s / {:.1} s left",
+                w.as_secs_f64(),
+                b.as_secs_f64()
+            ),
+            _ => String::new(),
+        };
         eprintln!(
-            "game {:>4}/{}: {} - {} {result} ({}, {} plies)  {}  [{:.0} s]",
+            "game {:>4}/{}: {} - {} {result} ({}, {} plies{clocks})  {}  [{:.0} s]",
             g + 1,
             args.games,
             played.white,
@@ -1010,8 +1022,27 @@ mod tests {
             200,
         );
         assert!(!p.game.moves().is_empty());
+        assert_eq!(p.clocks, [None, None]);
         let text = pdn_text(&p, 1);
         assert!(text.contains("[GameType \"25\"]"));
         assert!(text.contains("1. "));
+        // On a clock, the time each side has left is kept: less than it started with.
+        let base = Duration::from_secs(3);
+        let mut a = make_player("level:3", &args, args.first_side(), Variant::Russian, 1).unwrap();
+        let p = play_game(
+            a.as_mut(),
+            b.as_mut(),
+            start,
+            TimeControl::Clock {
+                base,
+                inc: Duration::ZERO,
+            },
+            10,
+        );
+        assert_eq!(p.game.moves().len(), 10);
+        for c in p.clocks {
+            let c = c.expect("a clock match keeps both clocks");
+            assert!(c > Duration::ZERO && c < base, "{c:?}");
+        }
     }
 }
