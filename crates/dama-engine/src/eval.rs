@@ -445,6 +445,8 @@ fn draw_scale<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>, m: [i32; 4]) -> i3
         (wm, wk, Color::Black)
     } else if lone(wm, wk) {
         (bm, bk, Color::White)
+    } else if R::FLYING_KINGS && !R::ORTHOGONAL_CAPTURES && t.height == 10 {
+        return kings_on_both_sides(m);
     } else {
         return 16;
     };
@@ -475,6 +477,28 @@ fn draw_scale<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>, m: [i32; 4]) -> i3
     } else if strong == 1 {
         // One short king against one: a draw.
         return 1;
+    }
+    16
+}
+
+/// International endings where both sides have kings (not Frisian, whose kings are worth more
+/// and move under other rules; not measured on other boards): three pieces or fewer seldom
+/// win against a king (scale 1/8), and an extra man seldom wins when the kings are even (1/2).
+/// The side with the larger material (a king counts as three men) stands for the side the
+/// score favours.
+#[inline]
+fn kings_on_both_sides(m: [i32; 4]) -> i32 {
+    let [wm, wk, bm, bk] = m;
+    if wk == 0 || bk == 0 {
+        return 16;
+    }
+    let (white, black) = (wm + 3 * wk, bm + 3 * bk);
+    let (few_white, few_black) = (wm + wk <= 3, bm + bk <= 3);
+    if (few_white && (few_black || white >= black)) || (few_black && black >= white) {
+        return 2;
+    }
+    if wk == bk && (wm - bm).abs() <= 1 {
+        return 8;
     }
     16
 }
@@ -563,6 +587,27 @@ mod tests {
         // International: three kings against one draw.
         let e = eval_fen::<rules::International>(Variant::International, "W:WK1,K2,K3:BK50");
         assert!(e.abs() < 80, "{e}");
+    }
+
+    #[test]
+    fn kings_on_both_sides_scale_international_endings() {
+        // Even kings, one man more: half the score of the same material without the rule.
+        assert_eq!(kings_on_both_sides([3, 1, 2, 1]), 8);
+        assert_eq!(kings_on_both_sides([5, 1, 4, 1]), 8);
+        // Two men more, or uneven kings: no scaling.
+        assert_eq!(kings_on_both_sides([4, 1, 2, 1]), 16);
+        assert_eq!(kings_on_both_sides([4, 2, 3, 1]), 16);
+        // A side with three pieces or fewer and at least the other side's material cannot win.
+        assert_eq!(kings_on_both_sides([1, 2, 4, 1]), 2);
+        // ... but the side with more material against them still can.
+        assert_eq!(kings_on_both_sides([0, 1, 8, 1]), 16);
+        // No king on one side: no scaling (men against men, or a king against men only).
+        assert_eq!(kings_on_both_sides([3, 0, 2, 1]), 16);
+        // Through the evaluation: a king and three men against a king and two men is worth
+        // half of what the material says, a long way from a won ending.
+        let e =
+            eval_fen::<rules::International>(Variant::International, "W:WK1,30,35,40:BK50,11,16");
+        assert!(e > 0 && e < 80, "{e}");
     }
 
     #[test]
