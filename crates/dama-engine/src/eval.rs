@@ -9,7 +9,7 @@
 use dama_core::bitboard::Bitboard;
 use dama_core::geometry::{dir, Geometry};
 use dama_core::position::Bb;
-use dama_core::rules::{Goal, Rules};
+use dama_core::rules::{CaptureChoice, Goal, Rules};
 use dama_core::{Color, Position, Variant};
 
 /// Families of variants that share an evaluation.
@@ -445,7 +445,7 @@ fn draw_scale<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>, m: [i32; 4]) -> i3
         (wm, wk, Color::Black)
     } else if lone(wm, wk) {
         (bm, bk, Color::White)
-    } else if R::FLYING_KINGS && !R::ORTHOGONAL_CAPTURES && t.height == 10 {
+    } else if R::FLYING_KINGS && matches!(R::CHOICE, CaptureChoice::MostPieces) && t.height == 10 {
         return kings_on_both_sides(m);
     } else {
         return 16;
@@ -481,8 +481,8 @@ fn draw_scale<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>, m: [i32; 4]) -> i3
     16
 }
 
-/// International endings where both sides have kings (not Frisian, whose kings are worth more
-/// and move under other rules; not measured on other boards): three pieces or fewer seldom
+/// International endings where both sides have kings (the rules of 10x10 with flying kings and
+/// the most pieces to be taken; measured there only): three pieces or fewer seldom
 /// win against a king (scale 1/8), and an extra man seldom wins when the kings are even (1/2).
 /// The side with the larger material (a king counts as three men) stands for the side the
 /// score favours.
