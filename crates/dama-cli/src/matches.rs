@@ -881,7 +881,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         };
         let clocks = match played.clocks {
             [Some(w), Some(b)] => format!(
-                ", clocks {:.1} s / {:.1} s left",
+                ", left: White {:.1} s, Black {:.1} s",
                 w.as_secs_f64(),
                 b.as_secs_f64()
             ),
