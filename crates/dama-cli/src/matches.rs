@@ -375,11 +375,13 @@ fn fixed_limits(args: &Args, side: Side) -> Option<Limits> {
     }
 }
 
-/// The Hub `level` line of a fixed budget (`depth=8`, `nodes=20000`).
-fn level_line(limits: Limits) -> String {
+/// The Hub `level` line of a fixed budget (`depth=8`, `nodes=20000`); `None` for limits with
+/// neither.
+fn level_line(limits: Limits) -> Option<String> {
     match (limits.depth, limits.nodes) {
-        (Some(d), _) => format!("depth={d}"),
-        (None, n) => format!("nodes={}", n.unwrap_or_default()),
+        (Some(d), _) => Some(format!("depth={d}")),
+        (None, Some(n)) => Some(format!("nodes={n}")),
+        (None, None) => None,
     }
 }
 
@@ -470,7 +472,7 @@ fn make_player(
             Duration::from_secs(60),
         )
         .map_err(|e| CliError(format!("{program}: {e}")))?;
-        let fixed = fixed_limits(args, side).map(level_line);
+        let fixed = fixed_limits(args, side).and_then(level_line);
         return Ok(Box::new(Hub {
             client,
             start: AnyPosition::start(variant),
@@ -1010,9 +1012,10 @@ mod tests {
         let l = fixed_limits(&deep, deep.second_side()).unwrap();
         assert_eq!((l.depth, l.nodes), (Some(3), None));
         // A Hub engine is told the same budget.
-        assert_eq!(level_line(l), "depth=3");
+        assert_eq!(level_line(l).as_deref(), Some("depth=3"));
         let l = fixed_limits(&args, args.second_side()).unwrap();
-        assert_eq!(level_line(l), "nodes=500");
+        assert_eq!(level_line(l).as_deref(), Some("nodes=500"));
+        assert_eq!(level_line(Limits::move_time(Duration::from_secs(1))), None);
         let start = AnyPosition::start(Variant::Russian);
         let p = play_game(
             a.as_mut(),
