@@ -681,8 +681,8 @@ struct Played {
     black: String,
     winner: Option<Color>,
     reason: String,
-    /// Time left on White's and Black's clocks at the end (clock matches).
-    clocks: [Option<Duration>; 2],
+    /// Time left on White's and Black's clocks at the end (clock matches only).
+    clocks: Option<[Duration; 2]>,
 }
 
 fn play_game(
@@ -695,8 +695,8 @@ fn play_game(
     let mut game = Game::from_position(start);
     let names = (white.name(), black.name());
     let mut clocks = match tc {
-        TimeControl::Clock { base, .. } => [Some(base), Some(base)],
-        TimeControl::PerMove(_) => [None, None],
+        TimeControl::Clock { base, .. } => Some([base, base]),
+        TimeControl::PerMove(_) => None,
     };
     let inc = match tc {
         TimeControl::Clock { inc, .. } => inc,
@@ -716,11 +716,12 @@ fn play_game(
         } else {
             &mut *black
         };
-        let clock = clocks[side.index()].map(|c| (c + inc, inc));
+        let clock = clocks.map(|c| (c[side.index()] + inc, inc));
         let started = Instant::now();
         match player.think(&game, clock) {
             Ok(m) => {
-                if let Some(c) = &mut clocks[side.index()] {
+                if let Some(c) = &mut clocks {
+                    let c = &mut c[side.index()];
                     let spent = started.elapsed();
                     match (*c + inc).checked_sub(spent) {
                         Some(left) => *c = left,
@@ -882,12 +883,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
             None => "1-1",
         };
         let clocks = match played.clocks {
-            [Some(w), Some(b)] => format!(
+            Some([w, b]) => format!(
                 ", left: White {:.1} s, Black {:.1} s",
                 w.as_secs_f64(),
                 b.as_secs_f64()
             ),
-            _ => String::new(),
+            None => String::new(),
         };
         eprintln!(
             "game {:>4}/{}: {} - {} {result} ({}, {} plies{clocks})  {}  [{:.0} s]",
@@ -1025,7 +1026,7 @@ mod tests {
             200,
         );
         assert!(!p.game.moves().is_empty());
-        assert_eq!(p.clocks, [None, None]);
+        assert_eq!(p.clocks, None);
         let text = pdn_text(&p, 1);
         assert!(text.contains("[GameType \"25\"]"));
         assert!(text.contains("1. "));
@@ -1043,8 +1044,7 @@ mod tests {
             10,
         );
         assert_eq!(p.game.moves().len(), 10);
-        for c in p.clocks {
-            let c = c.expect("a clock match keeps both clocks");
+        for c in p.clocks.expect("a clock match keeps both clocks") {
             assert!(c > Duration::ZERO && c < base, "{c:?}");
         }
     }
