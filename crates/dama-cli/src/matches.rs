@@ -694,13 +694,9 @@ fn play_game(
 ) -> Played {
     let mut game = Game::from_position(start);
     let names = (white.name(), black.name());
-    let mut clocks = match tc {
-        TimeControl::Clock { base, .. } => Some([base, base]),
-        TimeControl::PerMove(_) => None,
-    };
-    let inc = match tc {
-        TimeControl::Clock { inc, .. } => inc,
-        TimeControl::PerMove(_) => Duration::ZERO,
+    let (mut clocks, inc) = match tc {
+        TimeControl::Clock { base, inc } => (Some([base, base]), inc),
+        TimeControl::PerMove(_) => (None, Duration::ZERO),
     };
     let mut failure: Option<(Color, String)> = None;
     if let Err(e) = white.new_game(&start, Color::White, tc) {
