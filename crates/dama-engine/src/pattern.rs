@@ -184,17 +184,53 @@ pub trait PatternSink {
     fn window(&mut self, table: usize, white: usize, black: usize);
 }
 
+/// The configurations of one table's pair of windows, `(white, black)`, given the men of
+/// White (`wm`) and Black (`bm`): the base-3 number of White's window as White sees it and of
+/// Black's window as Black sees it.
+#[inline(always)]
+fn configurations<B: Bitboard>(wm: B, bm: B, (a, b): (B, B)) -> (usize, usize) {
+    // A window has eight squares, so every extract is below 256 (the masks keep the
+    // compiler from checking it again).
+    let digit = |x: B, m: B| DIGITS[extract(x, m) & 255] as usize;
+    let reversed = |x: B, m: B| DIGITS_REVERSED[extract(x, m) & 255] as usize;
+    (
+        digit(wm, a) + 2 * digit(bm, a),
+        reversed(bm, b) + 2 * reversed(wm, b),
+    )
+}
+
 /// Sends the configuration of every window of `pos` to `sink`.
 #[inline(always)]
 pub fn windows<R: Rules, S: PatternSink>(pos: &Position<R>, layout: &Layout<Bb<R>>, sink: &mut S) {
     let wm = pos.men(Color::White);
     let bm = pos.men(Color::Black);
-    for (j, &(a, b)) in layout.pairs.iter().enumerate() {
-        let white = DIGITS[extract(wm, a)] as usize + 2 * DIGITS[extract(bm, a)] as usize;
-        let black =
-            DIGITS_REVERSED[extract(bm, b)] as usize + 2 * DIGITS_REVERSED[extract(wm, b)] as usize;
+    for (j, &pair) in layout.pairs.iter().enumerate() {
+        let (white, black) = configurations(wm, bm, pair);
         sink.window(j, white, black);
     }
+}
+
+/// The window weights of `pos` summed, `(opening, ending)`: what [`windows`] would send to a
+/// sink adding each table's weight for White's configuration and subtracting Black's. The
+/// search's hot path: each table is taken as a fixed-size array (its length check folds away)
+/// and the loop has no other work.
+#[inline(always)]
+fn window_sums<R: Rules>(
+    pos: &Position<R>,
+    layout: &Layout<Bb<R>>,
+    tables: &[[i16; 2]],
+) -> (i32, i32) {
+    let wm = pos.men(Color::White);
+    let bm = pos.men(Color::Black);
+    let (mut mg, mut eg) = (0, 0);
+    for (&pair, t) in layout.pairs.iter().zip(tables.chunks_exact(TABLE_SIZE)) {
+        let t: &[[i16; 2]; TABLE_SIZE] = t.try_into().expect("chunks of one table");
+        let (white, black) = configurations(wm, bm, pair);
+        let (w, b) = (t[white], t[black]);
+        mg += w[0] as i32 - b[0] as i32;
+        eg += w[1] as i32 - b[1] as i32;
+    }
+    (mg, eg)
 }
 
 /// The phase of `pos`: men on the board, out of [`phase_total`] (opening weights count in
@@ -426,16 +462,6 @@ impl Sink for Phased<'_> {
     }
 }
 
-impl PatternSink for Phased<'_> {
-    #[inline(always)]
-    fn window(&mut self, table: usize, white: usize, black: usize) {
-        let t = &self.model.tables[table * TABLE_SIZE..(table + 1) * TABLE_SIZE];
-        let (w, b) = (t[white], t[black]);
-        self.mg += w[0] as i32 - b[0] as i32;
-        self.eg += w[1] as i32 - b[1] as i32;
-    }
-}
-
 /// The evaluation of `pos` by a pattern model, for the side to move, in centi-men.
 #[inline]
 pub fn evaluate<R: Rules>(
@@ -450,7 +476,9 @@ pub fn evaluate<R: Rules>(
         eg: 0,
     };
     let scale = eval::features(pos, t, &mut acc);
-    windows(pos, layout, &mut acc);
+    let (mg, eg) = window_sums(pos, layout, &model.tables);
+    acc.mg += mg;
+    acc.eg += eg;
     let total = phase_total::<R>();
     let p = phase(pos).min(total);
     let mixed = (acc.mg as i64 * p as i64 + acc.eg as i64 * (total - p) as i64)
