@@ -99,8 +99,12 @@ struct FitArgs {
     max_positions: usize,
     /// A window at every column and row instead of every second one: three times the
     /// weights (25 tables on 10x10, 13 on 8x8) and a slower evaluation.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "strips")]
     dense: bool,
+    /// The dense windows and strips two columns wide and eight rows high, at every column and
+    /// every second row (34 tables on 10x10, 17 on 8x8).
+    #[arg(long)]
+    strips: bool,
 }
 
 /// Options of `dama tune linear`.
@@ -268,7 +272,9 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
         }
         records.append(&mut r);
     }
-    let windows = if args.dense {
+    let windows = if args.strips {
+        Windows::Strips
+    } else if args.dense {
         Windows::Dense
     } else {
         Windows::Sparse

@@ -433,12 +433,17 @@ mod tests {
         )
         .unwrap();
         let records = selfplay::read(&data[..], Variant::Russian, usize::MAX).unwrap();
-        // Both window densities; the engine finds the layout from the model's tables.
+        // Every layout of windows; the engine finds the layout from the model's tables.
         for windows in Windows::ALL {
             let (d, skipped) = dataset(Variant::Russian, &records, 0, windows);
             assert_eq!(skipped, 0);
             assert_eq!(d.len(), records.len());
-            assert_eq!(d.tables, if windows == Windows::Dense { 13 } else { 5 });
+            let tables = match windows {
+                Windows::Sparse => 5,
+                Windows::Dense => 13,
+                Windows::Strips => 17,
+            };
+            assert_eq!(d.tables, tables);
             let start = eval::Weights::for_variant(Variant::Russian);
             let k = fit_k(&d, &start);
             let (before, _) = linear_loss(&d, &start, k);
