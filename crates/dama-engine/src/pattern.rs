@@ -4,7 +4,8 @@
 //! The board is covered by overlapping windows of four columns by four rows (eight playable
 //! squares each), placed every two columns and every two rows: 16 windows on 10x10, 9 on 8x8
 //! ([`Windows::Sparse`]), or at every column and row: 49 on 10x10, 25 on 8x8
-//! ([`Windows::Dense`]).
+//! ([`Windows::Dense`]). [`Windows::Strips`] adds to the dense windows strips two columns wide
+//! and eight rows high, which also hold eight playable squares (one a row).
 //! Each square of a window is empty, holds a man of the side whose view is taken, or a man of
 //! the other side (kings count as empty: they are scored by the other terms), so a window has
 //! 3^8 = 6561 configurations. Turning the board half a turn maps the windows onto each other;
