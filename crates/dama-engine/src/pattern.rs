@@ -281,7 +281,7 @@ pub enum ModelError {
         /// In the file.
         found: usize,
         /// On the variant's board, per layout of [`Windows::ALL`].
-        expected: [usize; 3],
+        expected: [usize; Windows::ALL.len()],
     },
     /// Stored with another weight unit.
     Quantum(i32),
@@ -299,11 +299,14 @@ impl std::fmt::Display for ModelError {
                 "the model has {n} linear features, this engine {}",
                 feature::COUNT
             ),
-            ModelError::TableCount { found, expected } => write!(
-                f,
-                "the model has {found} window tables, the board {}, {} or {}",
-                expected[0], expected[1], expected[2]
-            ),
+            ModelError::TableCount { found, expected } => {
+                let counts: Vec<String> = expected.iter().map(usize::to_string).collect();
+                write!(
+                    f,
+                    "the model has {found} window tables, the board one of {}",
+                    counts.join(", ")
+                )
+            }
             ModelError::Quantum(q) => write!(f, "unsupported weight unit 1/{q}"),
             ModelError::BadVariant => f.write_str("bad variant name in the model"),
         }
@@ -611,6 +614,40 @@ mod tests {
                 let a = evaluate(&p.to_position::<R>(), &t, &layout, &model);
                 let b = evaluate(&q.to_position::<R>(), &t, &layout, &model);
                 assert_eq!(a, b, "{fen} ({windows:?})");
+            }
+        }
+    }
+
+    /// The search's sum ([`window_sums`]) is what the fit's path ([`windows`]) sends: every
+    /// table's weight for White's configuration minus its weight for Black's.
+    #[test]
+    fn window_sums_match_the_fit_windows() {
+        struct Sum<'a>(&'a Model, i32, i32);
+        impl PatternSink for Sum<'_> {
+            fn window(&mut self, table: usize, white: usize, black: usize) {
+                let (w, b) = (
+                    self.0.tables[table * TABLE_SIZE + white],
+                    self.0.tables[table * TABLE_SIZE + black],
+                );
+                self.1 += w[0] as i32 - b[0] as i32;
+                self.2 += w[1] as i32 - b[1] as i32;
+            }
+        }
+        type R = rules::International;
+        let fens = [
+            "B:W24,26,27,28,29,30,32,33,34,35,36,37,38,39,41,43,44,45:B2,3,4,6,7,8,9,11,12,13,14,15,16,17,18,19,20,22",
+            "W:W23,K28,32,38,41,43:B6,9,K12,14,19",
+        ];
+        for w in Windows::ALL {
+            let layout = Layout::<Bb<R>>::with::<R>(w);
+            let model = random_model(Variant::International, layout.tables());
+            for fen in fens {
+                let p = AnyPosition::from_fen(Variant::International, fen).unwrap();
+                let pos = p.to_position::<R>();
+                let mut sum = Sum(&model, 0, 0);
+                windows(&pos, &layout, &mut sum);
+                assert_ne!((sum.1, sum.2), (0, 0), "{fen} ({w:?})");
+                assert_eq!(window_sums(&pos, &layout, &model.tables), (sum.1, sum.2));
             }
         }
     }
