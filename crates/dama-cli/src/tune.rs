@@ -97,14 +97,27 @@ struct FitArgs {
     /// Read at most this many positions per file.
     #[arg(long, default_value_t = 50_000_000)]
     max_positions: usize,
-    /// A window at every column and row instead of every second one: three times the
-    /// weights (25 tables on 10x10, 13 on 8x8) and a slower evaluation.
+    /// Where the windows lie. `sparse`: a window of four columns by four rows at every
+    /// second column and row (8 tables on 10x10, 5 on 8x8). `dense`: at every column and row,
+    /// three times the weights (25 tables on 10x10, 13 on 8x8) and a slower evaluation.
+    /// `strips`: the dense windows and strips two columns wide and eight rows high, at every
+    /// column and every second row (34 tables on 10x10, 17 on 8x8).
+    #[arg(long, value_parser = windows_parser(), default_value = "sparse",
+          conflicts_with_all = ["dense", "strips"])]
+    windows: Windows,
+    /// Short for `--windows dense`.
     #[arg(long, conflicts_with = "strips")]
     dense: bool,
-    /// The dense windows and strips two columns wide and eight rows high, at every column and
-    /// every second row (34 tables on 10x10, 17 on 8x8).
+    /// Short for `--windows strips`.
     #[arg(long)]
     strips: bool,
+}
+
+/// Reads `--windows`: one of the layouts' keys.
+fn windows_parser() -> impl clap::builder::TypedValueParser<Value = Windows> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Windows::ALL.map(Windows::key))
+        .map(|key| Windows::from_key(&key).expect("clap accepts only the layouts' keys"))
 }
 
 /// Options of `dama tune linear`.
@@ -277,7 +290,7 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
     } else if args.dense {
         Windows::Dense
     } else {
-        Windows::Sparse
+        args.windows
     };
     let (data, skipped) = train::dataset(variant, &records, args.hold_out, windows);
     drop(records);

@@ -100,6 +100,41 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("\"depth\":6"));
 
+    // `--windows` names the layout: strips add four tables on 8x8 (17). A name that is not a
+    // layout, or two layouts at once, is refused.
+    let o = dama(&[
+        "tune",
+        "fit",
+        "-v",
+        "russian",
+        "--data",
+        data_s,
+        "--out",
+        dense_s,
+        "--epochs",
+        "2",
+        "--windows",
+        "strips",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("17 window tables"),
+        "{}",
+        text(&o.stderr)
+    );
+    for bad in [
+        &["--windows", "diagonal"][..],
+        &["--windows", "dense", "--strips"],
+    ] {
+        let mut args = vec![
+            "tune", "fit", "-v", "russian", "--data", data_s, "--out", dense_s,
+        ];
+        args.extend_from_slice(bad);
+        let o = dama(&args);
+        assert!(!o.status.success(), "{bad:?}");
+        assert!(text(&o.stderr).contains("--windows"), "{}", text(&o.stderr));
+    }
+
     let player = format!("level:10@{model_s}");
     let o = dama(&[
         "match", "--first", &player, "--second", "level:10", "-v", "russian", "-n", "2", "--nodes",

@@ -80,6 +80,20 @@ impl Windows {
     /// Every layout.
     pub const ALL: [Windows; 3] = [Windows::Sparse, Windows::Dense, Windows::Strips];
 
+    /// The layout's name on the command line: `sparse`, `dense` or `strips`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Windows::Sparse => "sparse",
+            Windows::Dense => "dense",
+            Windows::Strips => "strips",
+        }
+    }
+
+    /// The layout named `key` ([`Windows::key`]).
+    pub fn from_key(key: &str) -> Option<Windows> {
+        Windows::ALL.into_iter().find(|w| w.key() == key)
+    }
+
     /// The shapes of this layout's windows: `(width, height, column step, row step)`.
     fn shapes(self) -> &'static [(u32, u32, u32, u32)] {
         match self {
@@ -531,6 +545,10 @@ mod tests {
 
     #[test]
     fn layouts() {
+        for w in Windows::ALL {
+            assert_eq!(Windows::from_key(w.key()), Some(w));
+        }
+        assert_eq!(Windows::from_key("Dense"), None);
         layout_checks::<rules::International>(Windows::Sparse, 8);
         layout_checks::<rules::Russian>(Windows::Sparse, 5);
         layout_checks::<rules::Russian80>(Windows::Sparse, 6);
