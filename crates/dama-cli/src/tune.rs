@@ -103,13 +103,16 @@ struct FitArgs {
     /// `strips`: the dense windows and strips two columns wide and eight rows high, at every
     /// column and every second row (34 tables on 10x10, 17 on 8x8).
     #[arg(long, value_parser = windows_parser(), default_value = "sparse",
+          default_value_ifs = [("dense", "true", "dense"), ("strips", "true", "strips")],
           conflicts_with_all = ["dense", "strips"])]
     windows: Windows,
-    /// Short for `--windows dense`.
+    /// Short for `--windows dense` (clap sets `windows` from it).
     #[arg(long, conflicts_with = "strips")]
+    #[allow(dead_code)]
     dense: bool,
-    /// Short for `--windows strips`.
+    /// Short for `--windows strips` (clap sets `windows` from it).
     #[arg(long)]
+    #[allow(dead_code)]
     strips: bool,
 }
 
@@ -285,14 +288,7 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
         }
         records.append(&mut r);
     }
-    let windows = if args.strips {
-        Windows::Strips
-    } else if args.dense {
-        Windows::Dense
-    } else {
-        args.windows
-    };
-    let (data, skipped) = train::dataset(variant, &records, args.hold_out, windows);
+    let (data, skipped) = train::dataset(variant, &records, args.hold_out, args.windows);
     drop(records);
     if data.len() < 1000 {
         return Err(CliError(format!(

@@ -48,20 +48,15 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("russian"), "{}", text(&o.stderr));
 
-    let o = dama(&[
-        "tune",
-        "fit",
-        "-v",
-        "russian",
-        "--data",
-        data_s,
-        "--out",
-        model_s,
-        "--epochs",
-        "20",
-        "--hold-out",
-        "4",
-    ]);
+    // `dama tune fit -v russian` on the data, to `out`, with `extra` options.
+    let fit = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "tune", "fit", "-v", "russian", "--data", data_s, "--out", out,
+        ];
+        args.extend_from_slice(extra);
+        dama(&args)
+    };
+    let o = fit(model_s, &["--epochs", "20", "--hold-out", "4"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let log = text(&o.stderr);
     assert!(
@@ -83,10 +78,7 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     // A dense model (a window at every offset: 13 tables on 8x8) loads by its table count.
     let dense = dir.join("dense.model");
     let dense_s = dense.to_str().unwrap();
-    let o = dama(&[
-        "tune", "fit", "-v", "russian", "--data", data_s, "--out", dense_s, "--epochs", "5",
-        "--dense",
-    ]);
+    let o = fit(dense_s, &["--epochs", "5", "--dense"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("13 window tables"),
@@ -102,20 +94,7 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
 
     // `--windows` names the layout: strips add four tables on 8x8 (17). A name that is not a
     // layout, or two layouts at once, is refused.
-    let o = dama(&[
-        "tune",
-        "fit",
-        "-v",
-        "russian",
-        "--data",
-        data_s,
-        "--out",
-        dense_s,
-        "--epochs",
-        "2",
-        "--windows",
-        "strips",
-    ]);
+    let o = fit(dense_s, &["--epochs", "2", "--windows", "strips"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("17 window tables"),
@@ -126,11 +105,7 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
         &["--windows", "diagonal"][..],
         &["--windows", "dense", "--strips"],
     ] {
-        let mut args = vec![
-            "tune", "fit", "-v", "russian", "--data", data_s, "--out", dense_s,
-        ];
-        args.extend_from_slice(bad);
-        let o = dama(&args);
+        let o = fit(dense_s, bad);
         assert!(!o.status.success(), "{bad:?}");
         assert!(text(&o.stderr).contains("--windows"), "{}", text(&o.stderr));
     }
