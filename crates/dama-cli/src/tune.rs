@@ -73,6 +73,13 @@ struct FitArgs {
     /// Training data files from `dama tune play` (repeatable).
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
+    /// The variant the data's games were played in, if not `--variant`: one on the same
+    /// board, whose positions the model's variant can read (Brazilian games for a Russian
+    /// model: the two differ only in which capture must be chosen and in promotion during a
+    /// capture). Features are still computed under `--variant`'s rules; positions it cannot
+    /// hold are skipped.
+    #[arg(long)]
+    data_variant: Option<String>,
     /// Write the fitted model here.
     #[arg(long)]
     out: PathBuf,
@@ -274,12 +281,23 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
             "--result-weight must be in [0, 1], --rate positive, --l2 not negative".into(),
         ));
     }
+    let played_in: Variant = match &args.data_variant {
+        Some(v) => v.parse()?,
+        None => variant,
+    };
+    if played_in.board() != variant.board() {
+        return Err(CliError(format!(
+            "--data-variant {} is played on another board than {}",
+            played_in.key(),
+            variant.key()
+        )));
+    }
     let started = Instant::now();
     let mut records = Vec::new();
     for path in &args.data {
         let f =
             std::fs::File::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        let mut r = selfplay::read(std::io::BufReader::new(f), variant, args.max_positions)
+        let mut r = selfplay::read(std::io::BufReader::new(f), played_in, args.max_positions)
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
         // Game numbers restart in every file: keep them apart for the held-out split.
         let offset = records.last().map_or(0, |x: &selfplay::Record| x.game + 1);

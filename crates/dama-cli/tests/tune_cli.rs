@@ -110,6 +110,66 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
         assert!(text(&o.stderr).contains("--windows"), "{}", text(&o.stderr));
     }
 
+    // Another variant's games teach a model only when asked for, and only on the same board:
+    // the Russian games make a Brazilian model, which Brazilian analysis reads and Russian
+    // analysis refuses.
+    let brazilian = dir.join("brazilian.model");
+    let brazilian_s = brazilian.to_str().unwrap();
+    let o = dama(&[
+        "tune",
+        "fit",
+        "-v",
+        "brazilian",
+        "--data-variant",
+        "russian",
+        "--data",
+        data_s,
+        "--out",
+        brazilian_s,
+        "--epochs",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = dama(&[
+        "analyse",
+        "-v",
+        "brazilian",
+        "--depth",
+        "4",
+        "--eval",
+        brazilian_s,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = dama(&[
+        "analyse",
+        "-v",
+        "russian",
+        "--depth",
+        "4",
+        "--eval",
+        brazilian_s,
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("brazilian"), "{}", text(&o.stderr));
+    let o = dama(&[
+        "tune",
+        "fit",
+        "-v",
+        "international",
+        "--data-variant",
+        "russian",
+        "--data",
+        data_s,
+        "--out",
+        brazilian_s,
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("another board"),
+        "{}",
+        text(&o.stderr)
+    );
+
     let player = format!("level:10@{model_s}");
     let o = dama(&[
         "match", "--first", &player, "--second", "level:10", "-v", "russian", "-n", "2", "--nodes",
