@@ -18,7 +18,7 @@
 //! | 7 | 8 plies | full | 0.15 men | 0.2 men | — |
 //! | 8 | search | full | — | — | 150 000 nodes |
 //! | 9 | search | full | — | — | 600 000 nodes |
-//! | 10 | search | full (International, Russian, English, Brazilian: the built-in pattern model) | — | — | as the limits allow |
+//! | 10 | search | full (International, Russian, English, Brazilian, Pool: the built-in pattern model) | — | — | as the limits allow |
 //!
 //! Where a variant has a built-in pattern model ([`crate::pattern`]), only level 10 uses it:
 //! levels 1–9 keep the linear evaluation their ladder was measured with.

@@ -333,7 +333,7 @@ const MAGIC: &[u8; 8] = b"DAMAPAT1";
 
 /// The models fitted with `dama tune fit` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md, "Tuning").
-const BUILTIN: [(Variant, &[u8]); 4] = [
+const BUILTIN: [(Variant, &[u8]); 5] = [
     (
         Variant::International,
         include_bytes!("../data/international.model"),
@@ -344,6 +344,7 @@ const BUILTIN: [(Variant, &[u8]); 4] = [
         Variant::Brazilian,
         include_bytes!("../data/brazilian.model"),
     ),
+    (Variant::Pool, include_bytes!("../data/pool.model")),
 ];
 
 impl Model {
@@ -707,7 +708,10 @@ mod tests {
         assert!(e.check::<rules::English>().is_ok());
         let b = Model::builtin(Variant::Brazilian).expect("Brazilian model");
         assert!(b.check::<rules::Brazilian>().is_ok());
-        assert!(Model::builtin(Variant::Pool).is_none());
+        let p = Model::builtin(Variant::Pool).expect("Pool model");
+        assert_eq!(p.variant, "pool");
+        assert!(p.check::<rules::Pool>().is_ok());
+        assert!(Model::builtin(Variant::Czech).is_none());
     }
 
     #[test]
