@@ -13,6 +13,13 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// `dama analyse -v variant --depth 4 --json --eval file`.
+fn analyse_with(variant: &str, file: &str) -> Output {
+    dama(&[
+        "analyse", "-v", variant, "--depth", "4", "--json", "--eval", file,
+    ])
+}
+
 #[test]
 fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     let dir = std::env::temp_dir().join(format!("dama-tune-cli-{}", std::process::id()));
@@ -41,22 +48,19 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
         assert!(o.status.success(), "{}", text(&o.stderr));
         assert!(text(&o.stdout).contains("appended"), "{}", text(&o.stdout));
     }
-    // The data belongs to one variant.
-    let o = dama(&[
-        "tune", "fit", "-v", "english", "--data", data_s, "--out", model_s,
-    ]);
-    assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("russian"), "{}", text(&o.stderr));
-
-    // `dama tune fit -v russian` on the data, to `out`, with `extra` options.
-    let fit = |out: &str, extra: &[&str]| {
-        let mut args = vec![
-            "tune", "fit", "-v", "russian", "--data", data_s, "--out", out,
-        ];
+    // `dama tune fit -v variant` on the data, to `out`, with `extra` options.
+    let fit = |variant: &str, out: &str, extra: &[&str]| {
+        let mut args = vec!["tune", "fit", "-v", variant, "--data", data_s, "--out", out];
         args.extend_from_slice(extra);
         dama(&args)
     };
-    let o = fit(model_s, &["--epochs", "20", "--hold-out", "4"]);
+
+    // The data belongs to one variant.
+    let o = fit("english", model_s, &[]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("russian"), "{}", text(&o.stderr));
+
+    let o = fit("russian", model_s, &["--epochs", "20", "--hold-out", "4"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let log = text(&o.stderr);
     assert!(
@@ -65,12 +69,10 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     );
     assert!(std::fs::metadata(&model).unwrap().len() > 5 * 6561 * 4);
 
-    let o = dama(&[
-        "analyse", "-v", "russian", "--depth", "6", "--eval", model_s, "--json",
-    ]);
+    let o = analyse_with("russian", model_s);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
-        text(&o.stdout).contains("\"depth\":6"),
+        text(&o.stdout).contains("\"depth\":4"),
         "{}",
         text(&o.stdout)
     );
@@ -78,7 +80,7 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     // A dense model (a window at every offset: 13 tables on 8x8) loads by its table count.
     let dense = dir.join("dense.model");
     let dense_s = dense.to_str().unwrap();
-    let o = fit(dense_s, &["--epochs", "5", "--dense"]);
+    let o = fit("russian", dense_s, &["--epochs", "5", "--dense"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("13 window tables"),
@@ -86,15 +88,17 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
         text(&o.stderr)
     );
     assert!(std::fs::metadata(&dense).unwrap().len() > 13 * 6561 * 4);
-    let o = dama(&[
-        "analyse", "-v", "russian", "--depth", "6", "--eval", dense_s, "--json",
-    ]);
+    let o = analyse_with("russian", dense_s);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("\"depth\":6"));
+    assert!(text(&o.stdout).contains("\"depth\":4"));
 
     // `--windows` names the layout: strips add four tables on 8x8 (17). A name that is not a
     // layout, or two layouts at once, is refused.
-    let o = fit(dense_s, &["--epochs", "2", "--windows", "strips"]);
+    let o = fit(
+        "russian",
+        dense_s,
+        &["--epochs", "2", "--windows", "strips"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("17 window tables"),
@@ -105,7 +109,7 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
         &["--windows", "diagonal"][..],
         &["--windows", "dense", "--strips"],
     ] {
-        let o = fit(dense_s, bad);
+        let o = fit("russian", dense_s, bad);
         assert!(!o.status.success(), "{bad:?}");
         assert!(text(&o.stderr).contains("--windows"), "{}", text(&o.stderr));
     }
@@ -115,54 +119,18 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     // analysis refuses.
     let brazilian = dir.join("brazilian.model");
     let brazilian_s = brazilian.to_str().unwrap();
-    let o = dama(&[
-        "tune",
-        "fit",
-        "-v",
+    let o = fit(
         "brazilian",
-        "--data-variant",
-        "russian",
-        "--data",
-        data_s,
-        "--out",
         brazilian_s,
-        "--epochs",
-        "2",
-    ]);
+        &["--data-variant", "russian", "--epochs", "2"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = dama(&[
-        "analyse",
-        "-v",
-        "brazilian",
-        "--depth",
-        "4",
-        "--eval",
-        brazilian_s,
-    ]);
+    let o = analyse_with("brazilian", brazilian_s);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = dama(&[
-        "analyse",
-        "-v",
-        "russian",
-        "--depth",
-        "4",
-        "--eval",
-        brazilian_s,
-    ]);
+    let o = analyse_with("russian", brazilian_s);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("brazilian"), "{}", text(&o.stderr));
-    let o = dama(&[
-        "tune",
-        "fit",
-        "-v",
-        "international",
-        "--data-variant",
-        "russian",
-        "--data",
-        data_s,
-        "--out",
-        brazilian_s,
-    ]);
+    let o = fit("international", brazilian_s, &["--data-variant", "russian"]);
     assert!(!o.status.success());
     assert!(
         text(&o.stderr).contains("another board"),
@@ -179,13 +147,13 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
 
     // A model of another board, and a file that is not one, are one-line errors.
     for variant in ["international", "english"] {
-        let o = dama(&["analyse", "-v", variant, "--depth", "2", "--eval", model_s]);
+        let o = analyse_with(variant, model_s);
         assert!(!o.status.success(), "{variant}");
         let err = text(&o.stderr);
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    let o = dama(&["analyse", "-v", "russian", "--depth", "2", "--eval", data_s]);
+    let o = analyse_with("russian", data_s);
     assert!(!o.status.success());
     assert!(!text(&o.stderr).contains("panicked"));
     std::fs::remove_dir_all(&dir).unwrap();
