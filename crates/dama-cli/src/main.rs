@@ -12,6 +12,7 @@ mod pdn;
 mod perft;
 mod position_arg;
 mod serve;
+mod shots;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +46,8 @@ enum Command {
     Pdn(pdn::Args),
     /// Print the canonical FEN of a position and a diagram.
     Fen(fen::Args),
+    /// Find the shots in games: positions where the side to move forces a gain of material.
+    Shots(shots::Args),
     /// Start the web application (play in the browser).
     Serve(serve::Args),
     /// Fit the evaluation weights to self-play games (logistic regression).
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
             | Command::Hub(_)
             | Command::Pdn(_)
             | Command::Fen(_)
+            | Command::Shots(_)
     ) {
         quit_on_closed_output();
     }
@@ -111,6 +115,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(args),
         Command::Pdn(args) => pdn::run(args),
         Command::Fen(args) => fen::run(args),
+        Command::Shots(args) => shots::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Tune(args) => tune::run(args),
     };

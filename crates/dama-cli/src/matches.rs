@@ -529,15 +529,7 @@ pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<AnyPosition>, 
     if text.trim_start().starts_with('{') || text.trim_start().starts_with('[') {
         let value: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
-            match v {
-                serde_json::Value::String(s) => out.push(s.clone()),
-                serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
-                serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
-                _ => {}
-            }
-        }
-        strings(&value, &mut candidates);
+        json_strings(&value, &mut candidates);
     } else {
         for line in text.lines() {
             let line = line.trim();
@@ -908,6 +900,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (name1, name2) = (first.name(), second.name());
     println!("{name1} vs {name2} ({variant}): {}", stats.summary());
     Ok(())
+}
+
+/// Every string value in `v` (at any depth), in document order: the FENs of opening files
+/// and the PDN games of game files that come as JSON.
+pub(crate) fn json_strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| json_strings(x, out)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| json_strings(x, out)),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

@@ -226,3 +226,70 @@ fn a_closed_output_pipe_ends_analyse_quietly() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(13), "{status:?}: {err}");
 }
+
+/// `dama shots` on one position, on a PDN file and on the same game inside JSON; bad input.
+#[test]
+fn shots_in_positions_and_games() {
+    // White gives c3-d4, Black must take e5xc3, White takes two back: b2xd4xb6.
+    // (the canonical FEN, as the command prints it)
+    let fen = "W:Wc3,e3,b2,a1:Bh6,c5,e5";
+    let o = dama(&[
+        "shots", "-v", "russian", "--fen", fen, "--plies", "1", "--gain", "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("{fen} | 1 plies, 1 men | c3-d4 | --fen")
+    );
+    // Two men it does not win.
+    let o = dama(&["shots", "-v", "russian", "--fen", fen, "--plies", "1"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("no shot winning 2 men within 1 plies"));
+
+    let dir = std::env::temp_dir().join(format!("dama-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = format!(
+        "[White \"A\"]\n[Black \"B\"]\n[GameType \"25\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n\
+         1. c3-d4 e5:c3 2. b2:b6 h6-g5 *\n"
+    );
+    let broken = "[GameType \"25\"]\n\n1. c3-d4 c3-d4 *\n";
+    let pdn = dir.join("games.pdn");
+    std::fs::write(&pdn, format!("{game}\n{broken}")).unwrap();
+    let json = dir.join("games.json");
+    std::fs::write(&json, serde_json::json!({ "games": [game] }).to_string()).unwrap();
+    for (file, games, bad) in [(&pdn, 2, 1), (&json, 1, 0)] {
+        let o = dama(&[
+            "shots",
+            "-v",
+            "russian",
+            "--gain",
+            "1",
+            file.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let name = file.file_name().unwrap().to_str().unwrap();
+        assert_eq!(
+            stdout(&o).trim(),
+            format!("{fen} | 1 plies, 1 men | c3-d4 | {name} game 1 (A - B), after ply 0")
+        );
+        assert!(
+            stderr(&o).starts_with(&format!("{games} games ({bad} unreadable), ")),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    let o = dama(&["shots", "-v", "russian", "--fen", "W:Wz9:B"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("dama: bad FEN for russian"),
+        "{}",
+        stderr(&o)
+    );
+    let missing = dir.join("missing.pdn");
+    let o = dama(&["shots", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("missing.pdn"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -27,6 +27,7 @@ pub mod pattern;
 pub mod score;
 mod search;
 pub mod selfplay;
+pub mod shots;
 pub mod train;
 mod tt;
 pub mod tune;

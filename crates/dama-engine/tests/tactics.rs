@@ -1,9 +1,12 @@
 //! Tactics suites: positions with a known winning first move or a known result, from published
-//! collections (sources on each line of the data files). The engine must solve them within a
-//! node budget. By default a quick subset runs; `DAMA_DEEP=1` runs every position and prints
-//! the score of the suite.
+//! collections (sources on each line of the data files), and for every variant the shots found
+//! in games by `dama shots` (`data/shots/`), each proven by the engine-independent search of
+//! [`dama_engine::shots`]. The engine must solve them within a node budget. By default a quick
+//! subset of the problem collections runs; `DAMA_DEEP=1` runs every position with larger
+//! budgets and prints the score of each suite.
 
-use dama_core::{AnyPosition, Variant};
+use dama_core::{AnyMove, AnyPosition, Variant};
+use dama_engine::shots::{self, Count};
 use dama_engine::{Engine, EngineOptions, Limits, Score};
 
 struct Problem {
@@ -151,4 +154,141 @@ fn russian_king_endings() {
         };
         assert!(ok, "{fen} ({what}): expected {expect:?}, got {}", r.score);
     }
+}
+
+/// A shot found in a game by `dama shots`: the side to move forces a gain of `gain` men
+/// (or a won game, [`shots::WIN`]) within `plies` plies.
+struct ShotProblem {
+    fen: String,
+    plies: u32,
+    gain: i32,
+    source: String,
+}
+
+/// Positions a proof may look at (the suites' proofs need far fewer).
+const PROOF_BUDGET: u64 = 50_000_000;
+
+/// Reads `FEN | N plies, G men | moves | source` lines (`N plies, win` for a won game).
+fn load_shots(text: &str) -> Vec<ShotProblem> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let parts: Vec<&str> = l.split('|').map(str::trim).collect();
+            assert_eq!(parts.len(), 4, "FEN | plies, gain | moves | source: {l}");
+            let (plies, gain) = parts[1].split_once(", ").expect("plies, gain");
+            let plies = plies.strip_suffix(" plies").expect("N plies");
+            let gain = match gain {
+                "win" => shots::WIN,
+                g => g
+                    .strip_suffix(" men")
+                    .expect("G men")
+                    .parse()
+                    .expect("gain"),
+            };
+            ShotProblem {
+                fen: parts[0].to_owned(),
+                plies: plies.parse().unwrap_or_else(|e| panic!("{l}: {e}")),
+                gain,
+                source: parts[3].to_owned(),
+            }
+        })
+        .collect()
+}
+
+/// Runs a shot suite: each position must still hold its shot (the proof runs again), and the
+/// engine's move must force the same gain within the same plies (its own kings counted in
+/// full), or the engine must prove a win. Returns (solved, total) and prints the failures.
+fn run_shots(variant: Variant, problems: &[ShotProblem], nodes: u64) -> (usize, usize) {
+    let mut solved = 0;
+    for p in problems {
+        let pos =
+            AnyPosition::from_fen(variant, &p.fen).unwrap_or_else(|e| panic!("{}: {e}", p.fen));
+        let shot = shots::find(&pos, p.plies, p.gain, PROOF_BUDGET)
+            .expect("proof within budget")
+            .unwrap_or_else(|| panic!("{}: no shot within {} plies", p.fen, p.plies));
+        assert_eq!(shot.plies, p.plies, "{}: shortest shot", p.fen);
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 16,
+            ..EngineOptions::default()
+        });
+        engine.set_position(pos, &[]);
+        let r = engine.search(Limits::nodes(nodes), |_| {});
+        let m = r
+            .best_move
+            .unwrap_or_else(|| panic!("{}: no move from the engine", p.fen));
+        // The engine's own kings count in full (a crowning that wins as much is a solution); a
+        // move the proof cannot settle within the budget does not count.
+        let forced =
+            shots::forces(&pos, &m, p.plies, p.gain, Count::Full, PROOF_BUDGET).unwrap_or(false);
+        if forced || matches!(r.score, Score::Win(_)) {
+            solved += 1;
+        } else {
+            let keys: Vec<String> = shot.moves.iter().map(|k| move_text(variant, k)).collect();
+            eprintln!(
+                "unsolved {variant}: {} (shot {}, played {}, score {}) — {}",
+                p.fen,
+                keys.join(" "),
+                move_text(variant, &m),
+                r.score,
+                p.source
+            );
+        }
+    }
+    (solved, problems.len())
+}
+
+/// A move as its start and end squares (`c3-d4`, `22x13`).
+fn move_text(variant: Variant, m: &AnyMove) -> String {
+    let sep = if m.is_capture() { 'x' } else { '-' };
+    format!(
+        "{}{sep}{}",
+        variant.square_name(m.from),
+        variant.square_name(m.to)
+    )
+}
+
+/// The shot suite of `variant` (`data/shots/<key>.txt`): every position at 100,000 nodes, with
+/// `DAMA_DEEP` at 1,000,000. Nine in ten must be solved: a shot proven over a few plies can
+/// still be refuted later (the opponent wins the men back, or the gain is worth less than the
+/// position given for it), which the engine, looking further, may see.
+fn shot_suite(variant: Variant, text: &str) {
+    let problems = load_shots(text);
+    assert!(
+        problems.len() >= 15,
+        "{variant}: {} positions",
+        problems.len()
+    );
+    let nodes = if deep() { 1_000_000 } else { 100_000 };
+    let (solved, total) = run_shots(variant, &problems, nodes);
+    eprintln!("{variant} shots: {solved}/{total} with {nodes} nodes each");
+    assert!(solved * 10 >= total * 9, "{variant}: {solved}/{total}");
+}
+
+macro_rules! shot_suites {
+    ($($name:ident: $variant:ident, $file:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            shot_suite(Variant::$variant, include_str!(concat!("data/shots/", $file, ".txt")));
+        }
+    )*};
+}
+
+shot_suites! {
+    shots_russian: Russian, "russian";
+    shots_english: English, "english";
+    shots_international: International, "international";
+    shots_brazilian: Brazilian, "brazilian";
+    shots_canadian: Canadian, "canadian";
+    shots_pool: Pool, "pool";
+    shots_italian: Italian, "italian";
+    shots_spanish: Spanish, "spanish";
+    shots_portuguese: Portuguese, "portuguese";
+    shots_czech: Czech, "czech";
+    shots_german: German, "german";
+    shots_circassian: Circassian, "circassian";
+    shots_spantsiretti: Spantsiretti, "spantsiretti";
+    shots_frisian: Frisian, "frisian";
+    shots_antidraughts: Antidraughts, "antidraughts";
+    shots_russian_giveaway: RussianGiveaway, "russian-giveaway";
+    shots_diagonal_russian: DiagonalRussian, "diagonal-russian";
 }
