@@ -517,13 +517,7 @@ fn make_player(
 /// Reads openings: FEN lines (bare or PDN tags), JSON string values that are FENs, or lines of
 /// numeric moves from the start position.
 pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<AnyPosition>, CliError> {
-    const MAX_BYTES: u64 = 64 << 20;
-    let meta = std::fs::metadata(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-    if meta.len() > MAX_BYTES {
-        return Err(CliError(format!("{}: larger than 64 MiB", path.display())));
-    }
-    let text =
-        std::fs::read_to_string(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let text = read_text(path)?;
     let mut out = Vec::new();
     let mut candidates: Vec<String> = Vec::new();
     if text.trim_start().starts_with('{') || text.trim_start().starts_with('[') {
@@ -900,6 +894,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (name1, name2) = (first.name(), second.name());
     println!("{name1} vs {name2} ({variant}): {}", stats.summary());
     Ok(())
+}
+
+/// The text of an input file of at most 64 MiB (bytes that are not UTF-8 are replaced).
+pub(crate) fn read_text(path: &Path) -> Result<String, CliError> {
+    const MAX_BYTES: u64 = 64 << 20;
+    let err = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+    let meta = std::fs::metadata(path).map_err(|e| err(&e))?;
+    if meta.len() > MAX_BYTES {
+        return Err(err(&"larger than 64 MiB"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| err(&e))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Every string value in `v` (at any depth), in document order: the FENs of opening files

@@ -63,9 +63,6 @@ pub struct Args {
     budget: u64,
 }
 
-/// Files larger than this are refused.
-const MAX_BYTES: u64 = 64 << 20;
-
 /// What the scan has seen so far.
 #[derive(Default)]
 struct Tally {
@@ -138,21 +135,15 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
 
 /// The games of a PDN file, or of the PDN strings of a JSON file.
 fn read_games(path: &Path) -> Result<Vec<Result<Game, pdn::PdnError>>, CliError> {
-    let err = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
-    let meta = std::fs::metadata(path).map_err(|e| err(&e))?;
-    if meta.len() > MAX_BYTES {
-        return Err(err(&"larger than 64 MiB"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| err(&e))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let trimmed = text.trim_start();
+    let text = crate::matches::read_text(path)?;
     let json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    if !json && !trimmed.starts_with('{') {
+    if !json && !text.trim_start().starts_with('{') {
         return Ok(pdn::read_str(&text));
     }
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(&e))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
     let mut texts = Vec::new();
     crate::matches::json_strings(&value, &mut texts);
     Ok(texts.iter().flat_map(|t| pdn::read_str(t)).collect())

@@ -179,14 +179,14 @@ impl<R: Rules> Prover<R> {
         Ok(self.value(pos, depth, target - 1, target, 0)? >= target)
     }
 
-    /// The first moves of `pos` that force `gain` within `plies` plies.
+    /// The first moves of `pos` that force `target` (material of its side to move) within
+    /// `plies` plies; none when the side to move has no move.
     fn winning_moves(
         &mut self,
         pos: &Position<R>,
         plies: u32,
-        gain: i32,
+        target: i32,
     ) -> Result<Vec<Move<Bb<R>>>, Unproven> {
-        let target = self.target(pos, gain);
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let mut winning = Vec::new();
@@ -213,8 +213,8 @@ impl<R: Rules> Prover<R> {
 }
 
 /// The shot of `pos` with the fewest plies up to `max_plies` that wins at least `gain` men
-/// (`gain` ≥ 1) by the strict count, or `None` if there is none; [`Unproven`] when the search would look at more
-/// than `budget` positions.
+/// (`gain` ≥ 1) by the strict count, or `None` if there is none (nor when the game is over);
+/// [`Unproven`] when the search would look at more than `budget` positions.
 ///
 /// # Errors
 /// [`Unproven`] when the budget runs out.
@@ -229,18 +229,13 @@ pub fn find(
         let mut prover = Prover::<R>::new(budget, p.side_to_move(), Count::Strict);
         let target = prover.target(&p, gain);
         for plies in (1..=max_plies).step_by(2) {
-            if !prover.reaches(&p, plies as i32, target)? {
-                continue;
+            let moves = prover.winning_moves(&p, plies, target)?;
+            if !moves.is_empty() {
+                return Ok(Some(Shot {
+                    moves: moves.iter().map(Move::to_any).collect(),
+                    plies,
+                }));
             }
-            let moves = prover.winning_moves(&p, plies, gain)?;
-            if moves.is_empty() {
-                // The game is over: the side to move has no move.
-                return Ok(None);
-            }
-            return Ok(Some(Shot {
-                moves: moves.iter().map(Move::to_any).collect(),
-                plies,
-            }));
         }
         Ok(None)
     })
