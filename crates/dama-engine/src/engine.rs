@@ -142,6 +142,10 @@ pub struct Engine {
     state: RootState,
     weights: Option<Weights>,
     model: Option<Arc<Model>>,
+    /// The last model searched with and its [`Model::window_reach`], which takes a tenth of a
+    /// millisecond to compute: too long for every search of a fast game. (A model behind an
+    /// `Arc` cannot change, so the pair stays true.)
+    reach: Option<(Arc<Model>, i32)>,
     rng: u64,
     worker: Option<JoinHandle<()>>,
 }
@@ -169,6 +173,7 @@ impl Engine {
             },
             weights: None,
             model: None,
+            reach: None,
             rng: seed | 1,
             options,
             worker: None,
@@ -211,6 +216,19 @@ impl Engine {
     /// model takes precedence over linear weights; one made for another board is ignored.
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         self.model = model;
+        self.reach = None;
+    }
+
+    /// `model` with its window reach, from the last search's if it is the same model.
+    fn with_reach(&mut self, model: Arc<Model>) -> (Arc<Model>, i32) {
+        match &self.reach {
+            Some((m, reach)) if Arc::ptr_eq(m, &model) => (model, *reach),
+            _ => {
+                let reach = model.window_reach();
+                self.reach = Some((Arc::clone(&model), reach));
+                (model, reach)
+            }
+        }
     }
 
     /// Forgets what earlier searches learnt (call between games).
@@ -305,7 +323,8 @@ impl Engine {
                 // evaluation their ladder was measured with.
                 (None, None) if self.options.level == Level::MAX => Model::builtin(variant),
                 (None, None) => None,
-            },
+            }
+            .map(|m| self.with_reach(m)),
             draw: DrawConfig {
                 no_capture: rules.no_capture,
                 kings_only: rules.kings_only,
@@ -428,7 +447,7 @@ struct Job {
     limits: Limits,
     options: EngineOptions,
     weights: Weights,
-    model: Option<Arc<Model>>,
+    model: Option<(Arc<Model>, i32)>,
     draw: DrawConfig,
     tt: Arc<Table>,
     control: Arc<Control>,
@@ -452,7 +471,7 @@ impl Job {
         }
         let eval = match &self.model {
             _ if params.material_only => Evaluator::Linear(self.weights.material_only()),
-            Some(m) if m.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(m)),
+            Some((m, reach)) if m.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(m), *reach),
             _ => Evaluator::Linear(self.weights),
         };
         let threads = if params.noise > 0 {

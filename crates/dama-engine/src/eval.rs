@@ -188,8 +188,9 @@ const GIVEAWAY: Weights = Weights([
 pub enum Evaluator {
     /// The linear features alone.
     Linear(Weights),
-    /// A fitted pattern model (linear features and window configurations, by phase).
-    Pattern(std::sync::Arc<crate::pattern::Model>),
+    /// A fitted pattern model (linear features and window configurations, by phase), with
+    /// the most its windows can move a score ([`crate::pattern::Model::window_reach`]).
+    Pattern(std::sync::Arc<crate::pattern::Model>, i32),
 }
 
 /// Receives features.

@@ -463,6 +463,27 @@ impl Model {
         })
     }
 
+    /// The most the window tables can move an evaluation, in centi-men: the spread (largest
+    /// less smallest weight) of every table summed, in the phase where that sum is larger,
+    /// and two more for the rounding of the mixed and the drawish-scaled score. The scale
+    /// (at most 1) and the phase mix (an average of the two phases) cannot widen it, so with
+    /// this reach [`evaluate_within`] never puts a score on the wrong side of a window.
+    pub fn window_reach(&self) -> i32 {
+        let spread = |phase: usize| -> i64 {
+            self.tables
+                .chunks_exact(TABLE_SIZE)
+                .map(|t| {
+                    let (lo, hi) = t.iter().fold((i16::MAX, i16::MIN), |(lo, hi), w| {
+                        (lo.min(w[phase]), hi.max(w[phase]))
+                    });
+                    (hi as i64 - lo as i64).max(0)
+                })
+                .sum()
+        };
+        let widest = spread(0).max(spread(1));
+        ((widest + QUANTUM as i64 - 1) / QUANTUM as i64 + 2).min(i32::MAX as i64) as i32
+    }
+
     /// The built-in model of a variant, if one was fitted for it.
     pub fn builtin(variant: Variant) -> Option<Arc<Model>> {
         let i = BUILTIN.iter().position(|(v, _)| *v == variant)?;
@@ -498,20 +519,49 @@ pub fn evaluate<R: Rules>(
     layout: &Layout<Bb<R>>,
     model: &Model,
 ) -> i32 {
+    evaluate_within(pos, t, layout, model, None)
+}
+
+/// [`evaluate`] for a search window `(alpha, beta)`, lazily: when the linear features alone
+/// settle on which side of the search window the score falls, the score without the window
+/// tables. `within` is `(alpha, beta, reach)`, `reach` the most the tables can move the score
+/// ([`Model::window_reach`]): if the score without them is at least `beta + reach` (at most
+/// `alpha - reach`), the exact score is at least `beta` (at most `alpha`) too, and that score
+/// is returned (on the same side of the search window, within `reach` of the exact one).
+/// Otherwise, and with `within` `None`, the exact evaluation.
+///
+/// Returning the bound itself (the score less or plus `reach`) is just as sound, but the
+/// looser values it hands up the tree cost nodes and games (BENCHMARKS.md, "Lazy
+/// evaluation").
+#[inline]
+pub fn evaluate_within<R: Rules>(
+    pos: &Position<R>,
+    t: &Tables<Bb<R>>,
+    layout: &Layout<Bb<R>>,
+    model: &Model,
+    within: Option<(i32, i32, i32)>,
+) -> i32 {
     let mut acc = Phased {
         model,
         mg: 0,
         eg: 0,
     };
     let scale = eval::features(pos, t, &mut acc);
-    let (mg, eg) = window_sums(pos, layout, &model.tables);
-    acc.mg += mg;
-    acc.eg += eg;
     let total = phase_total::<R>();
     let p = phase(pos).min(total);
-    let mixed = (acc.mg as i64 * p as i64 + acc.eg as i64 * (total - p) as i64)
-        / (total as i64 * QUANTUM as i64);
-    eval::for_side_to_move(pos, mixed as i32, scale)
+    let mix = |mg: i32, eg: i32| {
+        let mixed = (mg as i64 * p as i64 + eg as i64 * (total - p) as i64)
+            / (total as i64 * QUANTUM as i64);
+        eval::for_side_to_move(pos, mixed as i32, scale)
+    };
+    if let Some((alpha, beta, reach)) = within {
+        let linear = mix(acc.mg, acc.eg);
+        if linear - reach >= beta || linear + reach <= alpha {
+            return linear;
+        }
+    }
+    let (mg, eg) = window_sums(pos, layout, &model.tables);
+    mix(acc.mg + mg, acc.eg + eg)
 }
 
 #[cfg(test)]
@@ -669,6 +719,89 @@ mod tests {
                 assert_eq!(window_sums(&pos, &layout, &model.tables), (sum.1, sum.2));
             }
         }
+    }
+
+    /// Positions of a pseudo-random game of `R` from the start (as many plies as it lasts,
+    /// at most `plies`).
+    fn random_game<R: Rules>(variant: Variant, plies: usize, seed: u64) -> Vec<Position<R>> {
+        let mut pos = AnyPosition::start(variant).to_position::<R>();
+        let mut s = seed;
+        let mut out = vec![pos];
+        let mut list = Vec::new();
+        for _ in 0..plies {
+            list.clear();
+            if !pos.captures(&mut list) {
+                pos.quiet_moves(&mut list);
+            }
+            if list.is_empty() {
+                break;
+            }
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            pos = pos.play_unchecked(&list[(s % list.len() as u64) as usize]);
+            out.push(pos);
+        }
+        out
+    }
+
+    /// Counts the windows `(alpha, beta)` around each position's exact score where the lazy
+    /// evaluation with `reach` breaks its promise: a score at or above `beta` (at or below
+    /// `alpha`) only when the exact one is too, within `reach` of it; anything else exact.
+    fn lazy_failures<R: Rules>(variant: Variant, model: &Model, reach: i32) -> usize {
+        let t = Tables::<Bb<R>>::new::<R>();
+        let layout = model.layout::<R>().expect("the model's layout");
+        let mut failures = 0;
+        for seed in 1..=12u64 {
+            for pos in random_game::<R>(variant, 120, seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)) {
+                let exact = evaluate(&pos, &t, &layout, model);
+                for offset in [-400, -150, -60, -20, -3, 0, 2, 25, 80, 200, 500] {
+                    for width in [1, 40] {
+                        let (alpha, beta) = (exact + offset - width, exact + offset);
+                        let v =
+                            evaluate_within(&pos, &t, &layout, model, Some((alpha, beta, reach)));
+                        let near = (v - exact).abs() <= reach;
+                        let kept = v == exact
+                            || (near && v >= beta && exact >= beta)
+                            || (near && v <= alpha && exact <= alpha);
+                        failures += usize::from(!kept);
+                    }
+                }
+            }
+        }
+        failures
+    }
+
+    /// The lazy evaluation keeps every score on its side of the window with the model's reach,
+    /// for the built-in models and a model of random weights (whose windows move the score by
+    /// whole men); a reach of zero breaks it, so the check has teeth.
+    #[test]
+    fn lazy_evaluation_gives_true_bounds() {
+        type I = rules::International;
+        let random = random_model(
+            Variant::International,
+            Layout::<Bb<I>>::with::<I>(Windows::Strips).tables(),
+        );
+        assert_eq!(
+            lazy_failures::<I>(Variant::International, &random, random.window_reach()),
+            0
+        );
+        assert!(lazy_failures::<I>(Variant::International, &random, 0) > 0);
+        let builtin = Model::builtin(Variant::International).unwrap();
+        assert_eq!(
+            lazy_failures::<I>(Variant::International, &builtin, builtin.window_reach()),
+            0
+        );
+        let english = Model::builtin(Variant::English).unwrap();
+        assert_eq!(
+            lazy_failures::<rules::English>(Variant::English, &english, english.window_reach()),
+            0
+        );
+        let russian = Model::builtin(Variant::Russian).unwrap();
+        assert_eq!(
+            lazy_failures::<rules::Russian>(Variant::Russian, &russian, russian.window_reach()),
+            0
+        );
     }
 
     #[test]

@@ -56,6 +56,15 @@ pub(crate) struct Params {
     /// Quiet moves searched at the horizon: 0 none, 1 crowning moves, 2 also moves that give
     /// the opponent a capture (at the first level).
     pub qs_moves: i32,
+    /// Lazy evaluation at the horizon ([`pattern::evaluate_within`]): the pattern windows are
+    /// skipped when the score without them lies this many centi-men or more beyond the
+    /// search window (0: never), and never nearer than the model's reach
+    /// ([`pattern::Model::window_reach`]), so the stand-pat decision is always the exact
+    /// one. Only the returned value is then inexact, by up to the reach; far from the window
+    /// that changes nothing, nearer it changes later cut-offs: with the bare reach of the
+    /// Russian model (23) the trees shrank and games were lost at equal nodes (BENCHMARKS.md,
+    /// "Lazy evaluation").
+    pub lazy_margin: i32,
 }
 
 pub(crate) const PARAMS: Params = Params {
@@ -70,6 +79,7 @@ pub(crate) const PARAMS: Params = Params {
     probcut_kings: false,
     history_malus: false,
     qs_moves: 0,
+    lazy_margin: 80,
 };
 
 impl Params {
@@ -104,6 +114,7 @@ impl Params {
                 "probcut_kings" => self.probcut_kings = int()? != 0,
                 "history_malus" => self.history_malus = int()? != 0,
                 "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
+                "lazy_margin" => self.lazy_margin = int()?.clamp(0, 10_000),
                 _ => return Err(format!("unknown search parameter {name:?}")),
             }
         }
@@ -300,6 +311,9 @@ pub(crate) struct Searcher<'a, R: Rules> {
     id: usize,
     tables: Tables<Bb<R>>,
     layout: Layout<Bb<R>>,
+    /// How far beyond the search window the score without the pattern windows must lie for
+    /// the lazy evaluation to take it ([`Params::lazy_margin`]); `None`: always in full.
+    lazy_reach: Option<i32>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -339,10 +353,14 @@ impl<'a, R: Rules> Searcher<'a, R> {
             // The windows the model was fitted with (its table count was checked when the
             // evaluator was chosen); the linear evaluation does not read them.
             layout: match &shared.eval {
-                Evaluator::Pattern(m) => m.layout::<R>().ok(),
+                Evaluator::Pattern(m, _) => m.layout::<R>().ok(),
                 Evaluator::Linear(_) => None,
             }
             .unwrap_or_else(Layout::<Bb<R>>::new::<R>),
+            lazy_reach: match (&shared.eval, shared.params.lazy_margin) {
+                (Evaluator::Pattern(_, reach), margin) if margin > 0 => Some(margin.max(*reach)),
+                _ => None,
+            },
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -379,11 +397,22 @@ impl<'a, R: Rules> Searcher<'a, R> {
         self.nodes
     }
 
+    /// The static evaluation of `pos`; with a window `(alpha, beta)`, lazily: without the
+    /// pattern windows when the rest of the evaluation already puts the score outside it
+    /// ([`pattern::evaluate_within`]).
     #[inline]
-    fn evaluate(&self, pos: &Position<R>) -> i32 {
+    fn evaluate(&self, pos: &Position<R>, window: Option<(i32, i32)>) -> i32 {
         match &self.shared.eval {
             Evaluator::Linear(w) => eval::evaluate(pos, &self.tables, w),
-            Evaluator::Pattern(m) => pattern::evaluate(pos, &self.tables, &self.layout, m),
+            Evaluator::Pattern(m, _) => pattern::evaluate_within(
+                pos,
+                &self.tables,
+                &self.layout,
+                m,
+                window
+                    .zip(self.lazy_reach)
+                    .map(|((a, b), reach)| (a, b, reach)),
+            ),
         }
     }
 
@@ -591,7 +620,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, None);
         }
 
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -604,7 +633,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 if pos.count_quiet_moves() == 0 {
                     return Self::terminal(ply);
                 }
-                let stand = self.evaluate(pos);
+                let stand = self.evaluate(pos, Some((alpha, beta)));
                 if stand >= beta || self.shared.params.qs_moves == 0 {
                     return stand;
                 }
