@@ -318,4 +318,5 @@ shot_suites! {
     wins_diagonal_russian: DiagonalRussian, "wins/diagonal-russian";
     wins_frisian: Frisian, "wins/frisian";
     wins_czech: Czech, "wins/czech";
+    wins_canadian: Canadian, "wins/canadian";
 }
