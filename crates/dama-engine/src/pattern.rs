@@ -476,7 +476,7 @@ impl Model {
                     let (lo, hi) = t.iter().fold((i16::MAX, i16::MIN), |(lo, hi), w| {
                         (lo.min(w[phase]), hi.max(w[phase]))
                     });
-                    (hi as i64 - lo as i64).max(0)
+                    hi as i64 - lo as i64
                 })
                 .sum()
         };
@@ -776,7 +776,7 @@ mod tests {
     /// for the built-in models and a model of random weights (whose windows move the score by
     /// whole men); a reach of zero breaks it, so the check has teeth.
     #[test]
-    fn lazy_evaluation_gives_true_bounds() {
+    fn lazy_evaluation_keeps_scores_on_their_side() {
         type I = rules::International;
         let random = random_model(
             Variant::International,

@@ -312,8 +312,9 @@ pub(crate) struct Searcher<'a, R: Rules> {
     tables: Tables<Bb<R>>,
     layout: Layout<Bb<R>>,
     /// How far beyond the search window the score without the pattern windows must lie for
-    /// the lazy evaluation to take it ([`Params::lazy_margin`]); `None`: always in full.
-    lazy_reach: Option<i32>,
+    /// the lazy evaluation to take it: [`Params::lazy_margin`], or the model's reach if that
+    /// is wider; `None`: always in full.
+    lazy_margin: Option<i32>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -357,7 +358,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 Evaluator::Linear(_) => None,
             }
             .unwrap_or_else(Layout::<Bb<R>>::new::<R>),
-            lazy_reach: match (&shared.eval, shared.params.lazy_margin) {
+            lazy_margin: match (&shared.eval, shared.params.lazy_margin) {
                 (Evaluator::Pattern(_, reach), margin) if margin > 0 => Some(margin.max(*reach)),
                 _ => None,
             },
@@ -410,8 +411,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 &self.layout,
                 m,
                 window
-                    .zip(self.lazy_reach)
-                    .map(|((a, b), reach)| (a, b, reach)),
+                    .zip(self.lazy_margin)
+                    .map(|((a, b), margin)| (a, b, margin)),
             ),
         }
     }

@@ -2,9 +2,9 @@
 //! collections (sources on each line of the data files), and for every variant the shots found
 //! in games by `dama shots` (`data/shots/`) and, for the variants without a published
 //! collection, forced wins of the game (`data/wins/`), each proven by the engine-independent
-//! search of [`dama_engine::shots`]. The engine must solve them within a node budget. By default a quick
-//! subset of the problem collections runs; `DAMA_DEEP=1` runs every position with larger
-//! budgets and prints the score of each suite.
+//! search of [`dama_engine::shots`]. The engine must solve them within a node budget. By
+//! default a quick subset of the problem collections runs; `DAMA_DEEP=1` runs every position
+//! with larger budgets and prints the score of each suite.
 
 use dama_core::{AnyMove, AnyPosition, Variant};
 use dama_engine::shots::{self, Count};
