@@ -624,6 +624,26 @@ impl<'a, R: Rules> Searcher<'a, R> {
             return self.evaluate(pos, None);
         }
 
+        // Transposition table (not in the capture-only search below the horizon), read
+        // before the moves are generated: a cut-off needs none.
+        let key = pos.hash();
+        let entry = if depth > 0 {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= depth) {
+            let s = score::from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         let captures = pos.captures(&mut list);
@@ -646,32 +666,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 return Self::terminal(ply);
             }
         }
-
-        // Transposition table (not in the capture-only search below the horizon).
-        let key = pos.hash();
-        let mut tt_move = None;
-        if depth > 0 {
-            if let Some(e) = self.shared.tt.probe(key) {
-                if let Some((i, to)) = e.best {
-                    let i = i as usize;
-                    if i < list.len() && list[i].to().0 == to {
-                        tt_move = Some(i);
-                    }
-                }
-                if !pv_node && e.depth >= depth {
-                    let s = score::from_tt(e.score, ply);
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s >= beta,
-                        Bound::Upper => s <= alpha,
-                    };
-                    if cut {
-                        self.lists[ply] = list;
-                        return s;
-                    }
-                }
-            }
-        }
+        let tt_move = entry.and_then(|e| e.best).and_then(|(i, to)| {
+            let i = i as usize;
+            (i < list.len() && list[i].to().0 == to).then_some(i)
+        });
 
         let side = pos.side_to_move().index();
         self.lists[ply] = list;
