@@ -495,19 +495,45 @@ impl Model {
     }
 }
 
-/// Adds weighted features into opening and ending sums.
+/// A model's linear weights packed for the search: the opening weight in the high half of an
+/// `i64`, the ending weight added to it, so that a feature costs one multiplication and one
+/// addition. The two sums stay exact: each fits an `i32` (as they did unpacked), so the low
+/// half of the packed sum is the ending sum and the rest the opening sum.
+#[derive(Clone, Debug)]
+pub struct PackedBase([i64; feature::COUNT]);
+
+impl Default for PackedBase {
+    fn default() -> Self {
+        PackedBase([0; feature::COUNT])
+    }
+}
+
+impl PackedBase {
+    /// The linear weights of `model`, packed.
+    pub fn new(model: &Model) -> PackedBase {
+        PackedBase(model.base.map(|[mg, eg]| ((mg as i64) << 32) + eg as i64))
+    }
+}
+
+/// Adds weighted features into a packed pair of opening and ending sums.
 struct Phased<'a> {
-    model: &'a Model,
-    mg: i32,
-    eg: i32,
+    base: &'a PackedBase,
+    sum: i64,
+}
+
+impl Phased<'_> {
+    /// The opening and ending sums.
+    #[inline(always)]
+    fn sums(&self) -> (i32, i32) {
+        let eg = self.sum as i32;
+        (((self.sum - eg as i64) >> 32) as i32, eg)
+    }
 }
 
 impl Sink for Phased<'_> {
     #[inline(always)]
     fn add(&mut self, index: usize, value: i32) {
-        let w = self.model.base[index];
-        self.mg += w[0] * value;
-        self.eg += w[1] * value;
+        self.sum += self.base.0[index] * value as i64;
     }
 }
 
@@ -519,7 +545,7 @@ pub fn evaluate<R: Rules>(
     layout: &Layout<Bb<R>>,
     model: &Model,
 ) -> i32 {
-    evaluate_within(pos, t, layout, model, None)
+    evaluate_within(pos, t, layout, model, &PackedBase::new(model), None)
 }
 
 /// [`evaluate`] for a search window `(alpha, beta)`, lazily: when the linear features alone
@@ -528,7 +554,8 @@ pub fn evaluate<R: Rules>(
 /// ([`Model::window_reach`]): if the score without them is at least `beta + reach` (at most
 /// `alpha - reach`), the exact score is at least `beta` (at most `alpha`) too, and that score
 /// is returned (on the same side of the search window, within `reach` of the exact one).
-/// Otherwise, and with `within` `None`, the exact evaluation.
+/// Otherwise, and with `within` `None`, the exact evaluation. `base` is the model's
+/// [`PackedBase`].
 ///
 /// Returning the bound itself (the score less or plus `reach`) is just as sound, but the
 /// looser values it hands up the tree cost nodes and games (BENCHMARKS.md, "Lazy
@@ -539,14 +566,12 @@ pub fn evaluate_within<R: Rules>(
     t: &Tables<Bb<R>>,
     layout: &Layout<Bb<R>>,
     model: &Model,
+    base: &PackedBase,
     within: Option<(i32, i32, i32)>,
 ) -> i32 {
-    let mut acc = Phased {
-        model,
-        mg: 0,
-        eg: 0,
-    };
+    let mut acc = Phased { base, sum: 0 };
     let scale = eval::features(pos, t, &mut acc);
+    let (linear_mg, linear_eg) = acc.sums();
     let total = phase_total::<R>();
     let p = phase(pos).min(total);
     let mix = |mg: i32, eg: i32| {
@@ -555,13 +580,13 @@ pub fn evaluate_within<R: Rules>(
         eval::for_side_to_move(pos, mixed as i32, scale)
     };
     if let Some((alpha, beta, reach)) = within {
-        let linear = mix(acc.mg, acc.eg);
+        let linear = mix(linear_mg, linear_eg);
         if linear - reach >= beta || linear + reach <= alpha {
             return linear;
         }
     }
     let (mg, eg) = window_sums(pos, layout, &model.tables);
-    mix(acc.mg + mg, acc.eg + eg)
+    mix(linear_mg + mg, linear_eg + eg)
 }
 
 #[cfg(test)]
@@ -751,6 +776,7 @@ mod tests {
     fn lazy_failures<R: Rules>(variant: Variant, model: &Model, reach: i32) -> usize {
         let t = Tables::<Bb<R>>::new::<R>();
         let layout = model.layout::<R>().expect("the model's layout");
+        let base = PackedBase::new(model);
         let mut failures = 0;
         for seed in 1..=12u64 {
             for pos in random_game::<R>(variant, 120, seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)) {
@@ -758,8 +784,14 @@ mod tests {
                 for offset in [-400, -150, -60, -20, -3, 0, 2, 25, 80, 200, 500] {
                     for width in [1, 40] {
                         let (alpha, beta) = (exact + offset - width, exact + offset);
-                        let v =
-                            evaluate_within(&pos, &t, &layout, model, Some((alpha, beta, reach)));
+                        let v = evaluate_within(
+                            &pos,
+                            &t,
+                            &layout,
+                            model,
+                            &base,
+                            Some((alpha, beta, reach)),
+                        );
                         let near = (v - exact).abs() <= reach;
                         let kept = v == exact
                             || (near && v >= beta && exact >= beta)
@@ -775,6 +807,52 @@ mod tests {
     /// The lazy evaluation keeps every score on its side of the window with the model's reach,
     /// for the built-in models and a model of random weights (whose windows move the score by
     /// whole men); a reach of zero breaks it, so the check has teeth.
+    /// The packed linear sums against plain ones, over the positions of random games.
+    fn packed_mismatches<R: Rules>(variant: Variant, model: &Model) -> usize {
+        struct Plain<'a>(&'a Model, i32, i32);
+        impl Sink for Plain<'_> {
+            fn add(&mut self, index: usize, value: i32) {
+                self.1 += self.0.base[index][0] * value;
+                self.2 += self.0.base[index][1] * value;
+            }
+        }
+        let t = Tables::<Bb<R>>::new::<R>();
+        let base = PackedBase::new(model);
+        let mut mismatches = 0;
+        for seed in 1..=6u64 {
+            for pos in random_game::<R>(variant, 150, seed.wrapping_mul(0x2545_f491_4f6c_dd1d)) {
+                let mut plain = Plain(model, 0, 0);
+                let mut packed = Phased {
+                    base: &base,
+                    sum: 0,
+                };
+                eval::features(&pos, &t, &mut plain);
+                eval::features(&pos, &t, &mut packed);
+                mismatches += usize::from(packed.sums() != (plain.1, plain.2));
+            }
+        }
+        mismatches
+    }
+
+    #[test]
+    fn packed_linear_weights_give_the_plain_sums() {
+        type I = rules::International;
+        // Random weights of both signs, and the built-in models.
+        let random = random_model(Variant::International, 1);
+        assert!(random.base.iter().any(|w| w[0] < 0 && w[1] > 0));
+        assert_eq!(packed_mismatches::<I>(Variant::International, &random), 0);
+        for (variant, model) in [Variant::International, Variant::English, Variant::Russian]
+            .map(|v| (v, Model::builtin(v).unwrap()))
+        {
+            let n = match variant {
+                Variant::English => packed_mismatches::<rules::English>(variant, &model),
+                Variant::Russian => packed_mismatches::<rules::Russian>(variant, &model),
+                _ => packed_mismatches::<I>(variant, &model),
+            };
+            assert_eq!(n, 0, "{variant:?}");
+        }
+    }
+
     #[test]
     fn lazy_evaluation_keeps_scores_on_their_side() {
         type I = rules::International;

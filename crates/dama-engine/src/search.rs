@@ -11,7 +11,7 @@
 
 use crate::eval::{self, Evaluator, Tables};
 use crate::limits::Limits;
-use crate::pattern::{self, Layout};
+use crate::pattern::{self, Layout, PackedBase};
 use crate::score::{self, INFINITE, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, Table};
 use dama_core::bitboard::Bitboard;
@@ -311,6 +311,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     id: usize,
     tables: Tables<Bb<R>>,
     layout: Layout<Bb<R>>,
+    /// The pattern model's linear weights, packed (zero for the linear evaluation).
+    packed: PackedBase,
     /// How far beyond the search window the score without the pattern windows must lie for
     /// the lazy evaluation to take it: [`Params::lazy_margin`], or the model's reach if that
     /// is wider; `None`: always in full.
@@ -358,6 +360,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 Evaluator::Linear(_) => None,
             }
             .unwrap_or_else(Layout::<Bb<R>>::new::<R>),
+            packed: match &shared.eval {
+                Evaluator::Pattern(m, _) => PackedBase::new(m),
+                Evaluator::Linear(_) => PackedBase::default(),
+            },
             lazy_margin: match (&shared.eval, shared.params.lazy_margin) {
                 (Evaluator::Pattern(_, reach), margin) if margin > 0 => Some(margin.max(*reach)),
                 _ => None,
@@ -410,6 +416,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 &self.tables,
                 &self.layout,
                 m,
+                &self.packed,
                 window
                     .zip(self.lazy_margin)
                     .map(|((a, b), margin)| (a, b, margin)),
