@@ -804,9 +804,6 @@ mod tests {
         failures
     }
 
-    /// The lazy evaluation keeps every score on its side of the window with the model's reach,
-    /// for the built-in models and a model of random weights (whose windows move the score by
-    /// whole men); a reach of zero breaks it, so the check has teeth.
     /// The packed linear sums against plain ones, over the positions of random games.
     fn packed_mismatches<R: Rules>(variant: Variant, model: &Model) -> usize {
         struct Plain<'a>(&'a Model, i32, i32);
@@ -853,6 +850,9 @@ mod tests {
         }
     }
 
+    /// The lazy evaluation keeps every score on its side of the window with the model's reach,
+    /// for the built-in models and a model of random weights (whose windows move the score by
+    /// whole men); a reach of zero breaks it, so the check has teeth.
     #[test]
     fn lazy_evaluation_keeps_scores_on_their_side() {
         type I = rules::International;
