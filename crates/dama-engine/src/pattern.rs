@@ -537,7 +537,9 @@ impl Sink for Phased<'_> {
     }
 }
 
-/// The evaluation of `pos` by a pattern model, for the side to move, in centi-men.
+/// The evaluation of `pos` by a pattern model, for the side to move, in centi-men. It packs
+/// the model's linear weights on every call; a search packs them once ([`PackedBase`]) and
+/// calls [`evaluate_within`].
 #[inline]
 pub fn evaluate<R: Rules>(
     pos: &Position<R>,
