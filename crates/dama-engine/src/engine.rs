@@ -4,7 +4,7 @@
 use crate::eval::{Evaluator, Weights};
 use crate::level::{self, Level};
 use crate::limits::Limits;
-use crate::pattern::Model;
+use crate::pattern::{Model, Prepared};
 use crate::score::Score;
 use crate::search::{
     Control, Counters, DrawConfig, Iteration, Params, RootState, Searcher, Shared,
@@ -142,10 +142,10 @@ pub struct Engine {
     state: RootState,
     weights: Option<Weights>,
     model: Option<Arc<Model>>,
-    /// The last model searched with and its [`Model::window_reach`], which takes a tenth of a
-    /// millisecond to compute: too long for every search of a fast game. (A model behind an
-    /// `Arc` cannot change, so the pair stays true.)
-    reach: Option<(Arc<Model>, i32)>,
+    /// The last model searched with, made ready for the search ([`Prepared`]), which takes
+    /// about a quarter of a millisecond: too long for every search of a fast game. (A model
+    /// behind an `Arc` cannot change, so it stays true.)
+    prepared: Option<Arc<Prepared>>,
     rng: u64,
     worker: Option<JoinHandle<()>>,
 }
@@ -173,7 +173,7 @@ impl Engine {
             },
             weights: None,
             model: None,
-            reach: None,
+            prepared: None,
             rng: seed | 1,
             options,
             worker: None,
@@ -216,17 +216,17 @@ impl Engine {
     /// model takes precedence over linear weights; one made for another board is ignored.
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         self.model = model;
-        self.reach = None;
+        self.prepared = None;
     }
 
-    /// `model` with its window reach, from the last search's if it is the same model.
-    fn with_reach(&mut self, model: Arc<Model>) -> (Arc<Model>, i32) {
-        match &self.reach {
-            Some((m, reach)) if Arc::ptr_eq(m, &model) => (model, *reach),
+    /// `model` made ready for the search, the last search's if it is the same model.
+    fn prepare(&mut self, model: Arc<Model>) -> Arc<Prepared> {
+        match &self.prepared {
+            Some(p) if Arc::ptr_eq(&p.model, &model) => Arc::clone(p),
             _ => {
-                let reach = model.window_reach();
-                self.reach = Some((Arc::clone(&model), reach));
-                (model, reach)
+                let p = Arc::new(Prepared::new(model));
+                self.prepared = Some(Arc::clone(&p));
+                p
             }
         }
     }
@@ -324,7 +324,7 @@ impl Engine {
                 (None, None) if self.options.level == Level::MAX => Model::builtin(variant),
                 (None, None) => None,
             }
-            .map(|m| self.with_reach(m)),
+            .map(|m| self.prepare(m)),
             draw: DrawConfig {
                 no_capture: rules.no_capture,
                 kings_only: rules.kings_only,
@@ -447,7 +447,7 @@ struct Job {
     limits: Limits,
     options: EngineOptions,
     weights: Weights,
-    model: Option<(Arc<Model>, i32)>,
+    model: Option<Arc<Prepared>>,
     draw: DrawConfig,
     tt: Arc<Table>,
     control: Arc<Control>,
@@ -471,7 +471,7 @@ impl Job {
         }
         let eval = match &self.model {
             _ if params.material_only => Evaluator::Linear(self.weights.material_only()),
-            Some((m, reach)) if m.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(m), *reach),
+            Some(p) if p.model.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(p)),
             _ => Evaluator::Linear(self.weights),
         };
         let threads = if params.noise > 0 {

@@ -188,9 +188,9 @@ const GIVEAWAY: Weights = Weights([
 pub enum Evaluator {
     /// The linear features alone.
     Linear(Weights),
-    /// A fitted pattern model (linear features and window configurations, by phase), with
-    /// the most its windows can move a score ([`crate::pattern::Model::window_reach`]).
-    Pattern(std::sync::Arc<crate::pattern::Model>, i32),
+    /// A fitted pattern model (linear features and window configurations, by phase), made
+    /// ready for the search.
+    Pattern(std::sync::Arc<crate::pattern::Prepared>),
 }
 
 /// Receives features.

@@ -11,7 +11,7 @@
 
 use crate::eval::{self, Evaluator, Tables};
 use crate::limits::Limits;
-use crate::pattern::{self, Layout, PackedBase};
+use crate::pattern::{self, Layout};
 use crate::score::{self, INFINITE, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, Table};
 use dama_core::bitboard::Bitboard;
@@ -311,8 +311,6 @@ pub(crate) struct Searcher<'a, R: Rules> {
     id: usize,
     tables: Tables<Bb<R>>,
     layout: Layout<Bb<R>>,
-    /// The pattern model's linear weights, packed (zero for the linear evaluation).
-    packed: PackedBase,
     /// How far beyond the search window the score without the pattern windows must lie for
     /// the lazy evaluation to take it: [`Params::lazy_margin`], or the model's reach if that
     /// is wider; `None`: always in full.
@@ -356,16 +354,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
             // The windows the model was fitted with (its table count was checked when the
             // evaluator was chosen); the linear evaluation does not read them.
             layout: match &shared.eval {
-                Evaluator::Pattern(m, _) => m.layout::<R>().ok(),
+                Evaluator::Pattern(p) => p.model.layout::<R>().ok(),
                 Evaluator::Linear(_) => None,
             }
             .unwrap_or_else(Layout::<Bb<R>>::new::<R>),
-            packed: match &shared.eval {
-                Evaluator::Pattern(m, _) => PackedBase::new(m),
-                Evaluator::Linear(_) => PackedBase::default(),
-            },
             lazy_margin: match (&shared.eval, shared.params.lazy_margin) {
-                (Evaluator::Pattern(_, reach), margin) if margin > 0 => Some(margin.max(*reach)),
+                (Evaluator::Pattern(p), margin) if margin > 0 => Some(margin.max(p.reach)),
                 _ => None,
             },
             nodes: 0,
@@ -411,12 +405,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
     fn evaluate(&self, pos: &Position<R>, window: Option<(i32, i32)>) -> i32 {
         match &self.shared.eval {
             Evaluator::Linear(w) => eval::evaluate(pos, &self.tables, w),
-            Evaluator::Pattern(m, _) => pattern::evaluate_within(
+            Evaluator::Pattern(p) => pattern::evaluate_within(
                 pos,
                 &self.tables,
                 &self.layout,
-                m,
-                &self.packed,
+                p,
                 window
                     .zip(self.lazy_margin)
                     .map(|((a, b), margin)| (a, b, margin)),
