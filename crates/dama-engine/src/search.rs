@@ -549,7 +549,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
 
     /// Picks the best-ordered remaining move and marks it used.
     #[inline(always)]
-    fn next_move(order: &mut [i32]) -> Option<usize> {
+    /// The index of the best-scored move not yet searched (the first of equals).
+    fn peek_move(order: &[i32]) -> Option<usize> {
         let mut best = None;
         let mut best_score = i32::MIN;
         for (i, &s) in order.iter().enumerate() {
@@ -558,6 +559,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 best = Some(i);
             }
         }
+        best
+    }
+
+    /// [`Self::peek_move`], marked as searched.
+    fn next_move(order: &mut [i32]) -> Option<usize> {
+        let best = Self::peek_move(order);
         if let Some(i) = best {
             order[i] = i32::MIN;
         }
@@ -714,6 +721,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
             let m = self.lists[ply][i];
             let child = pos.play_unchecked(&m);
             self.shared.tt.prefetch(child.hash());
+            // Fetch the table bucket of the move that comes next too, while this move's
+            // subtree is searched: the child will probe it first thing, too soon for the
+            // prefetch just above to arrive. Only where the children probe the table (below
+            // depth 2 they are at the horizon).
+            if depth >= 2 {
+                if let Some(j) = Self::peek_move(&self.order[ply]) {
+                    let next = pos.play_unchecked(&self.lists[ply][j]);
+                    self.shared.tt.prefetch(next.hash());
+                }
+            }
             self.enter(pos, &m, &child, ply);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
