@@ -534,8 +534,8 @@ impl Sink for Phased<'_> {
 
 /// A model made ready for the search, once per model (the engine keeps the last one): its
 /// window reach ([`Model::window_reach`]), its linear weights packed ([`PackedBase`]) and,
-/// when every window weight fits a byte (as in every built-in model: the fits keep them
-/// within a few centi-men), its tables narrowed to `i8`. The narrow tables hold the same
+/// when every window weight fits a byte (as in every built-in model: their weights lie
+/// within ±122 sixteenths of a centi-man), its tables narrowed to `i8`. The narrow tables hold the same
 /// numbers in half the bytes (446 KB instead of 892 KB for the 34 International tables), so
 /// fewer of the evaluation's table reads miss the caches; the scores are the same.
 #[derive(Debug)]
