@@ -547,9 +547,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
     }
 
-    /// Picks the best-ordered remaining move and marks it used.
+    /// The best-ordered remaining move (the first of equals), left unmarked.
     #[inline(always)]
-    /// The index of the best-scored move not yet searched (the first of equals).
     fn peek_move(order: &[i32]) -> Option<usize> {
         let mut best = None;
         let mut best_score = i32::MIN;
@@ -562,7 +561,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
         best
     }
 
-    /// [`Self::peek_move`], marked as searched.
+    /// Picks the best-ordered remaining move and marks it used.
+    #[inline(always)]
     fn next_move(order: &mut [i32]) -> Option<usize> {
         let best = Self::peek_move(order);
         if let Some(i) = best {
@@ -721,10 +721,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
             let m = self.lists[ply][i];
             let child = pos.play_unchecked(&m);
             self.shared.tt.prefetch(child.hash());
-            // Fetch the table bucket of the move that comes next too, while this move's
-            // subtree is searched: the child will probe it first thing, too soon for the
-            // prefetch just above to arrive. Only where the children probe the table (below
-            // depth 2 they are at the horizon).
+            // Also fetch the bucket of the move that comes next, while this move's subtree is
+            // searched: each child probes the table first thing, too soon for the prefetch
+            // just above to arrive. Only where the children probe the table (below depth 2
+            // they are at the horizon).
             if depth >= 2 {
                 if let Some(j) = Self::peek_move(&self.order[ply]) {
                     let next = pos.play_unchecked(&self.lists[ply][j]);
