@@ -534,10 +534,10 @@ impl Sink for Phased<'_> {
 
 /// A model made ready for the search, once per model (the engine keeps the last one): its
 /// window reach ([`Model::window_reach`]), its linear weights packed ([`PackedBase`]) and,
-/// when every window weight fits a byte (as in every built-in model: their weights lie
-/// within ±122 sixteenths of a centi-man), its tables narrowed to `i8`. The narrow tables hold the same
-/// numbers in half the bytes (446 KB instead of 892 KB for the 34 International tables), so
-/// fewer of the evaluation's table reads miss the caches; the scores are the same.
+/// when every window weight fits a byte (as in every built-in model: their weights lie within
+/// ±122 sixteenths of a centi-man), its tables narrowed to `i8`. The narrow tables hold the
+/// same numbers in half the bytes (446 KB instead of 892 KB for the 34 International tables),
+/// so fewer of the evaluation's table reads miss the caches; the scores are the same.
 #[derive(Debug)]
 pub struct Prepared {
     /// The model.
