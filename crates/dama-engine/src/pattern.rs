@@ -857,6 +857,18 @@ mod tests {
         failures
     }
 
+    /// `$f::<R>(variant, args…)` on the rules of `variant`: English, Russian, or International
+    /// for the rest (the boards of the built-in models the tests read).
+    macro_rules! on_board {
+        ($f:ident, $variant:expr, $($arg:expr),*) => {
+            match $variant {
+                Variant::English => $f::<rules::English>($variant, $($arg),*),
+                Variant::Russian => $f::<rules::Russian>($variant, $($arg),*),
+                _ => $f::<rules::International>($variant, $($arg),*),
+            }
+        };
+    }
+
     /// The packed linear sums against plain ones, over the positions of random games.
     fn packed_mismatches<R: Rules>(variant: Variant, model: &Model) -> usize {
         struct Plain<'a>(&'a Model, i32, i32);
@@ -891,15 +903,13 @@ mod tests {
         let random = random_model(Variant::International, 1);
         assert!(random.base.iter().any(|w| w[0] < 0 && w[1] > 0));
         assert_eq!(packed_mismatches::<I>(Variant::International, &random), 0);
-        for (variant, model) in [Variant::International, Variant::English, Variant::Russian]
-            .map(|v| (v, Model::builtin(v).unwrap()))
-        {
-            let n = match variant {
-                Variant::English => packed_mismatches::<rules::English>(variant, &model),
-                Variant::Russian => packed_mismatches::<rules::Russian>(variant, &model),
-                _ => packed_mismatches::<I>(variant, &model),
-            };
-            assert_eq!(n, 0, "{variant:?}");
+        for variant in [Variant::International, Variant::English, Variant::Russian] {
+            let model = Model::builtin(variant).unwrap();
+            assert_eq!(
+                on_board!(packed_mismatches, variant, &model),
+                0,
+                "{variant:?}"
+            );
         }
     }
 
@@ -938,12 +948,11 @@ mod tests {
         for variant in [Variant::International, Variant::English, Variant::Russian] {
             let p = Prepared::new(Model::builtin(variant).unwrap());
             assert!(p.is_narrow(), "{variant:?}");
-            let n = match variant {
-                Variant::English => prepared_mismatches::<rules::English>(variant, &p),
-                Variant::Russian => prepared_mismatches::<rules::Russian>(variant, &p),
-                _ => prepared_mismatches::<I>(variant, &p),
-            };
-            assert_eq!(n, 0, "{variant:?}");
+            assert_eq!(
+                on_board!(prepared_mismatches, variant, &p),
+                0,
+                "{variant:?}"
+            );
         }
     }
 
