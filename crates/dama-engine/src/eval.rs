@@ -405,7 +405,7 @@ const fn opposite(d: usize) -> usize {
 
 /// Sends the features of `pos` to `sink` (White minus Black) and returns the draw scale, out
 /// of 16, that the evaluation applies to the weighted sum.
-#[inline]
+#[inline(always)]
 pub fn features<R: Rules, S: Sink>(pos: &Position<R>, t: &Tables<Bb<R>>, sink: &mut S) -> i32 {
     side_features(pos, t, Color::White, 1, sink);
     side_features(pos, t, Color::Black, -1, sink);

@@ -11,14 +11,14 @@
 
 use crate::eval::{self, Evaluator, Tables};
 use crate::limits::Limits;
-use crate::pattern::{self, Layout};
+use crate::pattern::{self, Incremental, Layout};
 use crate::score::{self, INFINITE, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, Table};
 use dama_core::bitboard::Bitboard;
 use dama_core::game::EndgameLimit;
 use dama_core::position::Bb;
 use dama_core::rules::{Goal, Rules};
-use dama_core::{Move, Position};
+use dama_core::{Color, Move, Position};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -315,6 +315,9 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// the lazy evaluation to take it: [`Params::lazy_margin`], or the model's reach if that
     /// is wider; `None`: always in full.
     lazy_margin: Option<i32>,
+    /// The window configurations along the current line, for the pattern evaluation (`None`
+    /// with the linear one, or a layout too large to follow move by move).
+    incremental: Option<Incremental<Bb<R>>>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -347,17 +350,22 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut hashes = root.history.clone();
         let base = hashes.len();
         hashes.resize(base + MAX_PLY + 1, 0);
+        // The windows the model was fitted with (its table count was checked when the
+        // evaluator was chosen); the linear evaluation does not read them.
+        let layout = match &shared.eval {
+            Evaluator::Pattern(p) => p.model.layout::<R>().ok(),
+            Evaluator::Linear(_) => None,
+        }
+        .unwrap_or_else(Layout::<Bb<R>>::new::<R>);
         Searcher {
             shared,
             id,
             tables: Tables::<Bb<R>>::new::<R>(),
-            // The windows the model was fitted with (its table count was checked when the
-            // evaluator was chosen); the linear evaluation does not read them.
-            layout: match &shared.eval {
-                Evaluator::Pattern(p) => p.model.layout::<R>().ok(),
+            incremental: match &shared.eval {
+                Evaluator::Pattern(_) => Incremental::new(&layout, MAX_PLY + 1),
                 Evaluator::Linear(_) => None,
-            }
-            .unwrap_or_else(Layout::<Bb<R>>::new::<R>),
+            },
+            layout,
             lazy_margin: match (&shared.eval, shared.params.lazy_margin) {
                 (Evaluator::Pattern(p), margin) if margin > 0 => Some(margin.max(p.reach)),
                 _ => None,
@@ -398,30 +406,48 @@ impl<'a, R: Rules> Searcher<'a, R> {
         self.nodes
     }
 
-    /// The static evaluation of `pos`; with a window `(alpha, beta)`, lazily: without the
-    /// pattern windows when the rest of the evaluation already puts the score outside it
-    /// ([`pattern::evaluate_within`]).
+    /// The static evaluation of `pos`, the position at `ply`; with a window `(alpha, beta)`,
+    /// lazily: without the pattern windows when the rest of the evaluation already puts the
+    /// score outside it ([`pattern::evaluate_within`]).
     #[inline]
-    fn evaluate(&self, pos: &Position<R>, window: Option<(i32, i32)>) -> i32 {
-        match &self.shared.eval {
-            Evaluator::Linear(w) => eval::evaluate(pos, &self.tables, w),
-            Evaluator::Pattern(p) => pattern::evaluate_within(
-                pos,
-                &self.tables,
-                &self.layout,
-                p,
-                window
-                    .zip(self.lazy_margin)
-                    .map(|((a, b), margin)| (a, b, margin)),
-            ),
+    fn evaluate(&mut self, pos: &Position<R>, ply: usize, window: Option<(i32, i32)>) -> i32 {
+        let within = window
+            .zip(self.lazy_margin)
+            .map(|((a, b), margin)| (a, b, margin));
+        match (&self.shared.eval, &mut self.incremental) {
+            (Evaluator::Linear(w), _) => eval::evaluate(pos, &self.tables, w),
+            (Evaluator::Pattern(p), Some(inc)) => {
+                let score = pattern::evaluate_at(pos, &self.tables, p, within, inc, ply);
+                // Every line of the search sets each ply it enters: a test build checks
+                // that the configurations followed are this position's.
+                debug_assert_eq!(
+                    score,
+                    pattern::evaluate_within(pos, &self.tables, &self.layout, p, within)
+                );
+                score
+            }
+            (Evaluator::Pattern(p), None) => {
+                pattern::evaluate_within(pos, &self.tables, &self.layout, p, within)
+            }
+        }
+    }
+
+    /// Makes `pos` the position at ply 0.
+    fn set_root(&mut self, pos: &Position<R>) {
+        self.hashes[self.base] = pos.hash();
+        if let Some(inc) = &mut self.incremental {
+            inc.set(0, pos.men(Color::White), pos.men(Color::Black));
         }
     }
 
     /// Records `child`, reached by `m` from `pos` at `ply`, for the repetition and draw-rule
-    /// checks one ply deeper.
+    /// checks one ply deeper and for the evaluation's window configurations there.
     #[inline(always)]
     fn enter(&mut self, pos: &Position<R>, m: &Move<Bb<R>>, child: &Position<R>, ply: usize) {
         self.hashes[self.base + ply + 1] = child.hash();
+        if let Some(inc) = &mut self.incremental {
+            inc.set(ply + 1, child.men(Color::White), child.men(Color::Black));
+        }
         let man_moved = !pos.kings().has(m.from().index());
         let endgame = self.shared.draw.endgame_of(child);
         self.counters[ply + 1] = self.counters[ply].after(m, man_moved, endgame);
@@ -628,7 +654,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos, None);
+            return self.evaluate(pos, ply, None);
         }
 
         // Transposition table (not in the capture-only search below the horizon), read
@@ -661,7 +687,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 if pos.count_quiet_moves() == 0 {
                     return Self::terminal(ply);
                 }
-                let stand = self.evaluate(pos, Some((alpha, beta)));
+                let stand = self.evaluate(pos, ply, Some((alpha, beta)));
                 if stand >= beta || self.shared.params.qs_moves == 0 {
                     return stand;
                 }
@@ -1000,7 +1026,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             })
             .collect();
         moves.sort_by_key(|r| std::cmp::Reverse(r.mv.captured().count()));
-        self.hashes[self.base] = root.hash();
+        self.set_root(root);
         let max_depth = self
             .shared
             .limits
@@ -1156,7 +1182,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
     ) -> Vec<(Move<Bb<R>>, i32)> {
         let mut list = Vec::new();
         root.legal_moves(&mut list);
-        self.hashes[self.base] = root.hash();
+        self.set_root(root);
         let mut out = Vec::with_capacity(list.len());
         for m in list {
             self.root_depth = depth as i32;
