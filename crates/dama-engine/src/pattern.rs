@@ -1174,14 +1174,15 @@ mod tests {
     /// back up any number of plies, down again) with the configurations followed by
     /// `Incremental`, asks for them at random plies of the current line and counts those that
     /// differ from the gathered ones. With `model`, also counts the evaluations by
-    /// [`evaluate_at`] that differ from [`evaluate_within`]'s.
+    /// [`evaluate_at`] that differ from [`evaluate_within`]'s. Returns those two counts and
+    /// the captures and crownings the walk played.
     fn incremental_mismatches<R: Rules>(
         variant: Variant,
         layout: &Layout<Bb<R>>,
         model: Option<&Prepared>,
         seed: u64,
-    ) -> (usize, usize) {
-        const PLIES: usize = 40;
+    ) -> [usize; 4] {
+        const PLIES: usize = 128;
         let t = Tables::<Bb<R>>::new::<R>();
         let men = |p: &Position<R>| (p.men(Color::White), p.men(Color::Black));
         let mut inc = Incremental::following(layout, PLIES).expect("lanes for the layout");
@@ -1195,13 +1196,19 @@ mod tests {
             s ^= s << 17;
             s
         };
-        let (mut lanes_wrong, mut scores_wrong) = (0, 0);
+        let (mut lanes_wrong, mut scores_wrong, mut captures, mut crownings) = (0, 0, 0, 0);
         let mut list = Vec::new();
-        for _ in 0..4000 {
+        for _ in 0..6000 {
             let r = next();
             if r % 5 == 0 {
-                // Back up to a random ply of the line.
-                line.truncate(1 + (next() % line.len() as u64) as usize);
+                // Back up a few plies, or now and then to any ply of the line (the line grows
+                // on the whole, so that crownings come too).
+                let keep = if next() % 8 == 0 {
+                    1 + next() % line.len() as u64
+                } else {
+                    (line.len() as u64).saturating_sub(next() % 4).max(1)
+                };
+                line.truncate(keep as usize);
                 continue;
             }
             if r % 5 == 1 {
@@ -1224,12 +1231,15 @@ mod tests {
                 line.truncate(1);
                 continue;
             }
-            let child = pos.play_unchecked(&list[(next() % list.len() as u64) as usize]);
+            let m = list[(next() % list.len() as u64) as usize];
+            captures += usize::from(m.is_capture());
+            crownings += usize::from(m.promotes());
+            let child = pos.play_unchecked(&m);
             let (wm, bm) = men(&child);
             inc.set(line.len(), wm, bm);
             line.push(child);
         }
-        (lanes_wrong, scores_wrong)
+        [lanes_wrong, scores_wrong, captures, crownings]
     }
 
     /// The configurations followed move by move are the gathered ones, for every layout of
@@ -1242,9 +1252,14 @@ mod tests {
             ($rules:ty, $variant:expr, $windows:expr) => {{
                 let layout = Layout::<Bb<$rules>>::with::<$rules>($windows);
                 for seed in [1u64, 0x2545_f491_4f6c_dd1d] {
-                    let (lanes, _) =
+                    let [lanes, _, captures, crownings] =
                         incremental_mismatches::<$rules>($variant, &layout, None, seed);
                     assert_eq!(lanes, 0, "{:?} {:?}", $variant, $windows);
+                    assert!(
+                        captures > 0 && crownings > 0,
+                        "{:?}: a walk with both",
+                        $variant
+                    );
                 }
             }};
         }
@@ -1262,7 +1277,7 @@ mod tests {
         assert!(builtin.is_narrow() && !wide.is_narrow());
         for model in [&builtin, &wide] {
             let layout = model.model.layout::<I>().unwrap();
-            let (lanes, scores) =
+            let [lanes, scores, ..] =
                 incremental_mismatches::<I>(Variant::International, &layout, Some(model), 7);
             assert_eq!((lanes, scores), (0, 0));
         }
