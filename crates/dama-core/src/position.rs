@@ -303,33 +303,47 @@ impl<R: Rules> Position<R> {
     /// result meaningless (but memory-safe). Use [`Position::play`] for untrusted moves.
     #[inline]
     pub fn play_unchecked(&self, m: &Move<Bb<R>>) -> Self {
-        let mut next = *self;
         let us = self.side.index();
         let them = us ^ 1;
         let from = <Bb<R>>::single(m.from as u32);
         let to = <Bb<R>>::single(m.to as u32);
         let was_king = !(self.kings & from).is_empty();
-        next.pieces[us] = (self.pieces[us] & !from) | to;
+        let mine = (self.pieces[us] & !from) | to;
+        let mut theirs = self.pieces[them];
+        let mut kings = self.kings;
         let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
         if !m.captured.is_empty() {
-            next.pieces[them] &= !m.captured;
+            theirs &= !m.captured;
             for sq in m.captured.iter() {
                 hash ^= zobrist::piece(them, self.kings.has(sq), sq);
             }
-            next.kings &= !m.captured;
+            kings &= !m.captured;
         }
         if was_king {
-            next.kings = (next.kings & !from) | to;
+            kings = (kings & !from) | to;
         } else if m.promotes {
-            next.kings |= to;
+            kings |= to;
         }
         hash ^= zobrist::piece(us, was_king, m.from as u32)
             ^ zobrist::piece(us, was_king || m.promotes, m.to as u32);
+        // Built whole rather than copied and then changed field by field: the copy would be
+        // read back in wider pieces than its fields were written.
+        let mut next = Position {
+            pieces: if us == 0 {
+                [mine, theirs]
+            } else {
+                [theirs, mine]
+            },
+            kings,
+            side: !self.side,
+            king_moves: self.king_moves,
+            moved_king: self.moved_king,
+            hash,
+            _rules: PhantomData,
+        };
         if R::KING_MOVE_LIMIT > 0 {
-            hash ^= next.update_king_moves(self, m, was_king);
+            next.hash ^= next.update_king_moves(self, m, was_king);
         }
-        next.side = !self.side;
-        next.hash = hash;
         next
     }
 

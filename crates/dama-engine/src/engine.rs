@@ -389,10 +389,7 @@ fn root_state(root: &AnyPosition, history: &[AnyPosition], options: GameOptions)
         .filter(|p| p.variant() == root.variant())
         .collect();
     line.push(root);
-    let mut counters = Counters {
-        endgame: (rules.endgame)(&dama_core::Material::of_any(line[0])),
-        ..Counters::default()
-    };
+    let mut counters = Counters::at((rules.endgame)(&dama_core::Material::of_any(line[0])));
     let count = |p: &AnyPosition| {
         let s = p.setup();
         (s.white.len() + s.black.len(), s.kings.len())
@@ -405,27 +402,8 @@ fn root_state(root: &AnyPosition, history: &[AnyPosition], options: GameOptions)
         let man_moved = a.pieces_of(mover, Role::Man) != b.pieces_of(mover, Role::Man);
         let crowned = !capture && kings_b > kings_a;
         let endgame = (rules.endgame)(&dama_core::Material::of_any(b));
-        let same_endgame =
-            endgame.is_some() && endgame.map(|e| e.key) == counters.endgame.map(|e| e.key);
-        counters = Counters {
-            no_capture: if capture { 0 } else { counters.no_capture + 1 },
-            kings_only: if capture || man_moved {
-                0
-            } else {
-                counters.kings_only + 1
-            },
-            no_capture_or_crowning: if capture || crowned {
-                0
-            } else {
-                counters.no_capture_or_crowning + 1
-            },
-            endgame,
-            endgame_plies: if same_endgame {
-                counters.endgame_plies + 1
-            } else {
-                0
-            },
-        };
+        let before = counters;
+        before.after(capture, man_moved, crowned, endgame, &mut counters);
     }
     let keep = (counters.kings_only as usize).min(line.len() - 1);
     let before = &line[line.len() - 1 - keep..line.len() - 1];

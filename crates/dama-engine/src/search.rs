@@ -194,43 +194,79 @@ pub(crate) struct Counters {
     pub kings_only: u32,
     /// Plies since the last capture or crowning.
     pub no_capture_or_crowning: u32,
-    /// The endgame rule in force, and the plies since it came into force.
-    pub endgame: Option<EndgameLimit>,
+    /// The plies the endgame rule in force allows; 0 when none is in force. (Kept as plain
+    /// numbers rather than an `Option<EndgameLimit>`: the search writes these counters at
+    /// every node, and an option built aside was copied in whole, reading back in one wide
+    /// load what had just been stored in narrow pieces, which stalls the processor.)
+    pub endgame_allowed: u32,
+    /// What identifies the endgame rule in force ([`EndgameLimit::key`]).
+    pub endgame_key: u64,
+    /// Plies since the endgame rule in force came into force.
     pub endgame_plies: u32,
 }
 
 impl Counters {
-    /// The counters after `m`, played by a man if `man_moved`, leading to a position where
-    /// the endgame rule `endgame` is in force.
-    #[inline(always)]
-    pub fn after<B: Bitboard>(
-        self,
-        m: &Move<B>,
-        man_moved: bool,
-        endgame: Option<EndgameLimit>,
-    ) -> Counters {
-        let capture = m.is_capture();
-        let same_endgame =
-            endgame.is_some() && endgame.map(|e| e.key) == self.endgame.map(|e| e.key);
+    /// The counters at a position where the endgame rule `endgame` is in force, with no
+    /// plies before it.
+    pub fn at(endgame: Option<EndgameLimit>) -> Counters {
+        let (endgame_allowed, endgame_key) = Counters::rule(endgame);
         Counters {
-            no_capture: if capture { 0 } else { self.no_capture + 1 },
-            kings_only: if capture || man_moved {
-                0
-            } else {
-                self.kings_only + 1
-            },
-            no_capture_or_crowning: if capture || m.promotes() {
-                0
-            } else {
-                self.no_capture_or_crowning + 1
-            },
-            endgame,
-            endgame_plies: if same_endgame {
-                self.endgame_plies + 1
-            } else {
-                0
-            },
+            endgame_allowed,
+            endgame_key,
+            ..Counters::default()
         }
+    }
+
+    /// The plies `endgame` allows (0 for none) and its key.
+    #[inline(always)]
+    fn rule(endgame: Option<EndgameLimit>) -> (u32, u64) {
+        match endgame {
+            Some(e) => {
+                debug_assert!(e.plies > 0, "an endgame rule allows some plies");
+                (e.plies, e.key)
+            }
+            None => (0, 0),
+        }
+    }
+
+    /// Writes into `next` the counters after a ply (a capture if `capture`, by a man if
+    /// `man_moved`, crowning a man if `crowned`) to a position where the endgame rule
+    /// `endgame` is in force. Field by field, straight into the searcher's array.
+    #[inline(always)]
+    pub fn after(
+        &self,
+        capture: bool,
+        man_moved: bool,
+        crowned: bool,
+        endgame: Option<EndgameLimit>,
+        next: &mut Counters,
+    ) {
+        next.no_capture = if capture { 0 } else { self.no_capture + 1 };
+        next.kings_only = if capture || man_moved {
+            0
+        } else {
+            self.kings_only + 1
+        };
+        next.no_capture_or_crowning = if capture || crowned {
+            0
+        } else {
+            self.no_capture_or_crowning + 1
+        };
+        let (allowed, key) = Counters::rule(endgame);
+        let same_endgame = allowed > 0 && self.endgame_allowed > 0 && key == self.endgame_key;
+        next.endgame_plies = if same_endgame {
+            self.endgame_plies + 1
+        } else {
+            0
+        };
+        next.endgame_allowed = allowed;
+        next.endgame_key = key;
+    }
+
+    /// Whether the endgame rule in force has run out.
+    #[inline(always)]
+    pub fn endgame_over(&self) -> bool {
+        self.endgame_allowed > 0 && self.endgame_plies >= self.endgame_allowed
     }
 }
 
@@ -450,7 +486,14 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         let man_moved = !pos.kings().has(m.from().index());
         let endgame = self.shared.draw.endgame_of(child);
-        self.counters[ply + 1] = self.counters[ply].after(m, man_moved, endgame);
+        let (line, next) = self.counters.split_at_mut(ply + 1);
+        line[ply].after(
+            m.is_capture(),
+            man_moved,
+            m.promotes(),
+            endgame,
+            &mut next[0],
+        );
     }
 
     /// Called every 1024 nodes: publishes the node count and checks the limits.
@@ -515,7 +558,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if reached(draw.kings_only, c.kings_only)
             || reached(draw.no_capture, c.no_capture)
             || reached(draw.no_capture_or_crowning, c.no_capture_or_crowning)
-            || c.endgame.is_some_and(|e| c.endgame_plies >= e.plies)
+            || c.endgame_over()
         {
             return true;
         }
