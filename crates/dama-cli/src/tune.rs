@@ -3,7 +3,7 @@
 use crate::CliError;
 use dama_core::Variant;
 use dama_engine::eval::Weights;
-use dama_engine::pattern::Windows;
+use dama_engine::pattern::{Model, Windows};
 use dama_engine::{selfplay, tune};
 use std::io::Write;
 use std::path::PathBuf;
@@ -108,7 +108,9 @@ struct FitArgs {
     /// second column and row (8 tables on 10x10, 5 on 8x8). `dense`: at every column and row,
     /// three times the weights (25 tables on 10x10, 13 on 8x8) and a slower evaluation.
     /// `strips`: the dense windows and strips two columns wide and eight rows high, at every
-    /// column and every second row (34 tables on 10x10, 17 on 8x8).
+    /// column and every second row (34 tables on 10x10, 17 on 8x8). `bands`: the strips' and
+    /// bands eight columns wide and two rows high, at every second column and row (39 tables
+    /// on 10x10, 19 on 8x8).
     #[arg(long, value_parser = windows_parser(), default_value = "sparse",
           default_value_ifs = [("dense", "true", "dense"), ("strips", "true", "strips")],
           conflicts_with_all = ["dense", "strips"])]
@@ -121,6 +123,11 @@ struct FitArgs {
     #[arg(long)]
     #[allow(dead_code)]
     strips: bool,
+    /// Start from this model's weights instead of the linear ones (its tables must be the
+    /// first of `--windows`' layout: a `strips` model can start a `strips` or a `bands` fit).
+    /// A smaller `--rate` keeps more of it.
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 /// Reads `--windows`: one of the layouts' keys.
@@ -292,6 +299,24 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
             variant.key()
         )));
     }
+    let init = match &args.init {
+        None => None,
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            let model = Model::from_bytes(&bytes)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            if !train::can_start_from(variant, &model, args.windows) {
+                return Err(CliError(format!(
+                    "{}: its windows are not the first of the {} layout on {}'s board",
+                    path.display(),
+                    args.windows.key(),
+                    variant.key()
+                )));
+            }
+            Some(model)
+        }
+    };
     let started = Instant::now();
     let mut records = Vec::new();
     for path in &args.data {
@@ -333,7 +358,11 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
         l2: args.l2,
         threads: args.threads,
     };
-    let model = train::fit(&data, variant, &start, &config, |p| {
+    let from = match &init {
+        Some(model) => train::Start::Model(model),
+        None => train::Start::Linear(&start),
+    };
+    let model = train::fit(&data, variant, from, &config, |p| {
         eprintln!(
             "epoch {:4}: loss {:.5} (held out {:.5}) {:.0} s",
             p.epoch,

@@ -74,18 +74,29 @@ pub enum Windows {
     /// of the board is held from one side's men to the other's. 34 tables on 10x10, 17 on
     /// 8x8.
     Strips,
+    /// [`Windows::Strips`] and bands eight columns wide and two rows high (four playable
+    /// squares a row) at every second column and every second row: how a stretch of two rows
+    /// is held across the board. 39 tables on 10x10, 19 on 8x8. Its first tables are those of
+    /// [`Windows::Strips`], in the same order.
+    Bands,
 }
 
 impl Windows {
     /// Every layout.
-    pub const ALL: [Windows; 3] = [Windows::Sparse, Windows::Dense, Windows::Strips];
+    pub const ALL: [Windows; 4] = [
+        Windows::Sparse,
+        Windows::Dense,
+        Windows::Strips,
+        Windows::Bands,
+    ];
 
-    /// The layout's name on the command line: `sparse`, `dense` or `strips`.
+    /// The layout's name on the command line: `sparse`, `dense`, `strips` or `bands`.
     pub fn key(self) -> &'static str {
         match self {
             Windows::Sparse => "sparse",
             Windows::Dense => "dense",
             Windows::Strips => "strips",
+            Windows::Bands => "bands",
         }
     }
 
@@ -100,6 +111,7 @@ impl Windows {
             Windows::Sparse => &[(4, 4, 2, 2)],
             Windows::Dense => &[(4, 4, 1, 1)],
             Windows::Strips => &[(4, 4, 1, 1), (2, 8, 1, 2)],
+            Windows::Bands => &[(4, 4, 1, 1), (2, 8, 1, 2), (8, 2, 2, 2)],
         }
     }
 }
@@ -894,6 +906,17 @@ mod tests {
         layout_checks::<rules::Russian>(Windows::Strips, 17);
         layout_checks::<rules::Russian80>(Windows::Strips, 23);
         layout_checks::<rules::Canadian>(Windows::Strips, 58);
+        // And the bands: 5 on 10x10 (the middle one's image beside it), 2 on 8x8, 4 on
+        // 10x8, 9 on 12x12; the strips' tables come first, in the same order.
+        layout_checks::<rules::International>(Windows::Bands, 39);
+        layout_checks::<rules::Russian>(Windows::Bands, 19);
+        layout_checks::<rules::Russian80>(Windows::Bands, 27);
+        layout_checks::<rules::Canadian>(Windows::Bands, 67);
+        let strips =
+            Layout::<Bb<rules::International>>::with::<rules::International>(Windows::Strips);
+        let bands =
+            Layout::<Bb<rules::International>>::with::<rules::International>(Windows::Bands);
+        assert_eq!(strips.pairs[..], bands.pairs[..strips.tables()]);
         let dense =
             Layout::<Bb<rules::International>>::with::<rules::International>(Windows::Dense);
         assert_eq!(dense.pairs.iter().filter(|(a, b)| a == b).count(), 1);
@@ -1397,7 +1420,7 @@ mod tests {
             m.check::<rules::International>(),
             Err(ModelError::TableCount {
                 found: 5,
-                expected: [8, 25, 34]
+                expected: [8, 25, 34, 39]
             })
         );
         assert!(random_model(Variant::Russian, 13)

@@ -786,7 +786,20 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut best_index = None;
         let mut searched = 0;
         self.tried[ply].clear();
-        while let Some(i) = Self::next_move(&mut self.order[ply]) {
+        // The move after this one, when it was looked up for its prefetch (the order does not
+        // change while the moves are tried).
+        let mut ahead = None;
+        loop {
+            let i = match ahead.take() {
+                Some(i) => {
+                    self.order[ply][i] = i32::MIN;
+                    i
+                }
+                None => match Self::next_move(&mut self.order[ply]) {
+                    Some(i) => i,
+                    None => break,
+                },
+            };
             let m = self.lists[ply][i];
             let child = pos.play_unchecked(&m);
             self.shared.tt.prefetch(child.hash());
@@ -795,7 +808,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
             // just above to arrive. Only where the children probe the table (below depth 2
             // they are at the horizon).
             if depth >= 2 {
-                if let Some(j) = Self::peek_move(&self.order[ply]) {
+                ahead = Self::peek_move(&self.order[ply]);
+                if let Some(j) = ahead {
                     let next = pos.play_unchecked(&self.lists[ply][j]);
                     self.shared.tt.prefetch(next.hash());
                 }

@@ -300,20 +300,65 @@ pub fn fit_k(d: &Dataset, weights: &eval::Weights) -> f64 {
     best.1
 }
 
-/// Fits a model to `d`, starting from the linear weights `start` and empty windows.
-/// `progress` is called every ten epochs and at the end.
+/// Where a fit starts.
+#[derive(Clone, Copy, Debug)]
+pub enum Start<'a> {
+    /// Linear weights for both phases, every window weight zero.
+    Linear(&'a eval::Weights),
+    /// A fitted model's weights: its linear features and its tables, which must be the first
+    /// tables of the fit's layout (the same windows in the same order; any further tables
+    /// start at zero).
+    Model(&'a Model),
+}
+
+/// Whether a fit of `variant` with `windows` can start from `model` ([`Start::Model`]): its
+/// tables must be the first of the layout's, on the same board.
+pub fn can_start_from(variant: Variant, model: &Model, windows: Windows) -> bool {
+    with_rules!(variant, R => {
+        let wanted = Layout::<Bb<R>>::with::<R>(windows);
+        model.layout::<R>().is_ok_and(|own| {
+            own.tables() <= wanted.tables() && own.pairs[..] == wanted.pairs[..own.tables()]
+        })
+    })
+}
+
+/// Fits a model to `d` from `start`. `progress` is called every ten epochs and at the end.
+///
+/// # Panics
+///
+/// If `start` is a model with more tables than `d` has.
 pub fn fit(
     d: &Dataset,
     variant: Variant,
-    start: &eval::Weights,
+    start: Start<'_>,
     c: &FitConfig,
     mut progress: impl FnMut(&Progress),
 ) -> Model {
     let n = table_at(d.tables, 0);
     let mut w = vec![0.0; n];
-    for f in 0..feature::COUNT {
-        w[base_at(f)] = start.0[f] as f64;
-        w[base_at(f) + 1] = start.0[f] as f64;
+    match start {
+        Start::Linear(weights) => {
+            for f in 0..feature::COUNT {
+                w[base_at(f)] = weights.0[f] as f64;
+                w[base_at(f) + 1] = weights.0[f] as f64;
+            }
+        }
+        Start::Model(model) => {
+            assert!(
+                model.table_count() <= d.tables,
+                "more tables than the fit's"
+            );
+            let q = QUANTUM as f64;
+            for (f, [mg, eg]) in model.base.iter().enumerate() {
+                w[base_at(f)] = *mg as f64 / q;
+                w[base_at(f) + 1] = *eg as f64 / q;
+            }
+            for (i, [mg, eg]) in model.tables.iter().enumerate() {
+                let a = table_at(0, i);
+                w[a] = *mg as f64 / q;
+                w[a + 1] = *eg as f64 / q;
+            }
+        }
     }
     let mut m = vec![0.0; n];
     let mut v = vec![0.0; n];
@@ -434,6 +479,7 @@ mod tests {
         .unwrap();
         let records = selfplay::read(&data[..], Variant::Russian, usize::MAX).unwrap();
         // Every layout of windows; the engine finds the layout from the model's tables.
+        let mut strips = None;
         for windows in Windows::ALL {
             let (d, skipped) = dataset(Variant::Russian, &records, 0, windows);
             assert_eq!(skipped, 0);
@@ -442,6 +488,7 @@ mod tests {
                 Windows::Sparse => 5,
                 Windows::Dense => 13,
                 Windows::Strips => 17,
+                Windows::Bands => 19,
             };
             assert_eq!(d.tables, tables);
             let start = eval::Weights::for_variant(Variant::Russian);
@@ -456,7 +503,9 @@ mod tests {
                 threads: 2,
             };
             let mut last = f64::MAX;
-            let model = fit(&d, Variant::Russian, &start, &c, |p| last = p.train);
+            let model = fit(&d, Variant::Russian, Start::Linear(&start), &c, |p| {
+                last = p.train
+            });
             assert!(last < before, "{last} >= {before}");
             // The engine's integer evaluation of a position agrees with the fit's prediction.
             let w: Vec<f64> = {
@@ -483,6 +532,37 @@ mod tests {
                 let expected = predict(&d, &w, i);
                 assert!((e - expected).abs() <= 2.5, "{e} vs {expected}");
             }
+            if windows == Windows::Strips {
+                strips = Some((model, c, before));
+            }
         }
+
+        // A fit started from a model starts from its loss, also on a layout that adds tables
+        // after the model's (which start at zero), and a step too small to move a weight by a
+        // quantum gives the model back.
+        let (model, mut c, linear) = strips.unwrap();
+        c.epochs = 1;
+        c.rate = 1e-9;
+        let start_loss = |windows| {
+            let (d, _) = dataset(Variant::Russian, &records, 0, windows);
+            let mut loss = f64::NAN;
+            let again = fit(&d, Variant::Russian, Start::Model(&model), &c, |p| {
+                loss = p.train
+            });
+            (loss, again)
+        };
+        let (same, again) = start_loss(Windows::Strips);
+        let (wider, _) = start_loss(Windows::Bands);
+        assert!(same < linear, "{same} >= {linear}");
+        assert!((same - wider).abs() < 1e-9, "{same} vs {wider}");
+        assert!(can_start_from(Variant::Russian, &model, Windows::Bands));
+        assert!(can_start_from(Variant::Russian, &model, Windows::Strips));
+        assert!(!can_start_from(Variant::Russian, &model, Windows::Dense));
+        assert!(!can_start_from(
+            Variant::International,
+            &model,
+            Windows::Bands
+        ));
+        assert_eq!(again, model);
     }
 }
