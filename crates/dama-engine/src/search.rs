@@ -616,7 +616,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
     }
 
-    /// The best-ordered remaining move (the first of equals), left unmarked.
+    /// The best-ordered remaining move (the first of equals); a move tried is marked with
+    /// `i32::MIN`.
     #[inline(always)]
     fn peek_move(order: &[i32]) -> Option<usize> {
         let mut best = None;
@@ -626,16 +627,6 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 best_score = s;
                 best = Some(i);
             }
-        }
-        best
-    }
-
-    /// Picks the best-ordered remaining move and marks it used.
-    #[inline(always)]
-    fn next_move(order: &mut [i32]) -> Option<usize> {
-        let best = Self::peek_move(order);
-        if let Some(i) = best {
-            order[i] = i32::MIN;
         }
         best
     }
@@ -789,17 +780,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // The move after this one, when it was looked up for its prefetch (the order does not
         // change while the moves are tried).
         let mut ahead = None;
-        loop {
-            let i = match ahead.take() {
-                Some(i) => {
-                    self.order[ply][i] = i32::MIN;
-                    i
-                }
-                None => match Self::next_move(&mut self.order[ply]) {
-                    Some(i) => i,
-                    None => break,
-                },
-            };
+        while let Some(i) = ahead.take().or_else(|| Self::peek_move(&self.order[ply])) {
+            self.order[ply][i] = i32::MIN;
             let m = self.lists[ply][i];
             let child = pos.play_unchecked(&m);
             self.shared.tt.prefetch(child.hash());

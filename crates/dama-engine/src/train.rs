@@ -264,11 +264,7 @@ fn pass(
 /// Mean cross-entropy of a linear weight set alone on the dataset (training, held-out): the
 /// baseline the fit is compared with.
 pub fn linear_loss(d: &Dataset, weights: &eval::Weights, k: f64) -> (f64, f64) {
-    let mut w = vec![0.0; table_at(d.tables, 0)];
-    for f in 0..feature::COUNT {
-        w[base_at(f)] = weights.0[f] as f64;
-        w[base_at(f) + 1] = weights.0[f] as f64;
-    }
+    let w = linear_weights(weights, d.tables);
     let c = FitConfig {
         k,
         result_weight: 1.0,
@@ -322,6 +318,38 @@ pub fn can_start_from(variant: Variant, model: &Model, windows: Windows) -> bool
     })
 }
 
+/// Linear weights in the fit's units and order, the same in both phases, for `tables` window
+/// tables at zero.
+fn linear_weights(weights: &eval::Weights, tables: usize) -> Vec<f64> {
+    let mut w = vec![0.0; table_at(tables, 0)];
+    for f in 0..feature::COUNT {
+        w[base_at(f)] = weights.0[f] as f64;
+        w[base_at(f) + 1] = weights.0[f] as f64;
+    }
+    w
+}
+
+/// A model's weights in the fit's units and order, for `tables` tables (those the model does
+/// not have at zero).
+///
+/// # Panics
+///
+/// If the model has more than `tables` tables.
+fn model_weights(model: &Model, tables: usize) -> Vec<f64> {
+    assert!(model.table_count() <= tables, "more tables than the fit's");
+    let q = QUANTUM as f64;
+    let mut w = vec![0.0; table_at(tables, 0)];
+    for (f, [mg, eg]) in model.base.iter().enumerate() {
+        w[base_at(f)] = *mg as f64 / q;
+        w[base_at(f) + 1] = *eg as f64 / q;
+    }
+    for (i, [mg, eg]) in model.tables.iter().enumerate() {
+        w[table_at(0, i)] = *mg as f64 / q;
+        w[table_at(0, i) + 1] = *eg as f64 / q;
+    }
+    w
+}
+
 /// Fits a model to `d` from `start`. `progress` is called every ten epochs and at the end.
 ///
 /// # Panics
@@ -335,31 +363,10 @@ pub fn fit(
     mut progress: impl FnMut(&Progress),
 ) -> Model {
     let n = table_at(d.tables, 0);
-    let mut w = vec![0.0; n];
-    match start {
-        Start::Linear(weights) => {
-            for f in 0..feature::COUNT {
-                w[base_at(f)] = weights.0[f] as f64;
-                w[base_at(f) + 1] = weights.0[f] as f64;
-            }
-        }
-        Start::Model(model) => {
-            assert!(
-                model.table_count() <= d.tables,
-                "more tables than the fit's"
-            );
-            let q = QUANTUM as f64;
-            for (f, [mg, eg]) in model.base.iter().enumerate() {
-                w[base_at(f)] = *mg as f64 / q;
-                w[base_at(f) + 1] = *eg as f64 / q;
-            }
-            for (i, [mg, eg]) in model.tables.iter().enumerate() {
-                let a = table_at(0, i);
-                w[a] = *mg as f64 / q;
-                w[a + 1] = *eg as f64 / q;
-            }
-        }
-    }
+    let mut w = match start {
+        Start::Linear(weights) => linear_weights(weights, d.tables),
+        Start::Model(model) => model_weights(model, d.tables),
+    };
     let mut m = vec![0.0; n];
     let mut v = vec![0.0; n];
     let (b1, b2) = (0.9, 0.999);
@@ -508,18 +515,7 @@ mod tests {
             });
             assert!(last < before, "{last} >= {before}");
             // The engine's integer evaluation of a position agrees with the fit's prediction.
-            let w: Vec<f64> = {
-                let mut w = vec![0.0; table_at(d.tables, 0)];
-                for f in 0..feature::COUNT {
-                    w[base_at(f)] = model.base[f][0] as f64 / QUANTUM as f64;
-                    w[base_at(f) + 1] = model.base[f][1] as f64 / QUANTUM as f64;
-                }
-                for (i, t) in model.tables.iter().enumerate() {
-                    w[table_at(0, i)] = t[0] as f64 / QUANTUM as f64;
-                    w[table_at(0, i) + 1] = t[1] as f64 / QUANTUM as f64;
-                }
-                w
-            };
+            let w = model_weights(&model, d.tables);
             type R = dama_core::rules::Russian;
             let t = Tables::<Bb<R>>::new::<R>();
             let layout = model.layout::<R>().unwrap();
