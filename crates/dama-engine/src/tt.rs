@@ -56,11 +56,12 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (at least one bucket).
+    /// A table of `megabytes` MiB, or of the largest power of two of MiB below it (the bucket
+    /// count is a power of two); at least 1 MiB.
     pub fn new(megabytes: usize) -> Table {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let buckets = (bytes / (16 * BUCKET)).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
+        let bytes = megabytes.clamp(1, 1 << 20) * 1024 * 1024;
+        let fit = bytes / std::mem::size_of::<Bucket>();
+        let buckets = 1usize << fit.ilog2();
         Table {
             buckets: Buckets::new(buckets),
             mask: buckets - 1,
@@ -360,6 +361,22 @@ mod tests {
         assert_eq!(got.best, Some((3, 44)));
         t.clear();
         assert_eq!(t.probe(0xDEAD_BEEF_0123_4567), None);
+    }
+
+    #[test]
+    fn the_table_takes_the_memory_asked_for() {
+        let mib = |t: &Table| t.buckets.len() * std::mem::size_of::<Bucket>() >> 20;
+        for (asked, got) in [
+            (0, 1),
+            (1, 1),
+            (2, 2),
+            (3, 2),
+            (16, 16),
+            (64, 64),
+            (100, 64),
+        ] {
+            assert_eq!(mib(&Table::new(asked)), got, "{asked} MiB");
+        }
     }
 
     #[test]
