@@ -284,16 +284,7 @@ pub fn linear_loss(d: &Dataset, weights: &eval::Weights, k: f64) -> (f64, f64) {
 /// The `k` for which the linear weights best predict the results (so that the fitted model
 /// keeps the scale of centi-men: a man is worth about 100).
 pub fn fit_k(d: &Dataset, weights: &eval::Weights) -> f64 {
-    let mut best = (f64::MAX, 1.0);
-    let mut k = 0.1;
-    while k < 4.0 {
-        let (t, _) = linear_loss(d, weights, k);
-        if t < best.0 {
-            best = (t, k);
-        }
-        k *= 1.05;
-    }
-    best.1
+    crate::tune::best_k(|k| linear_loss(d, weights, k).0)
 }
 
 /// Where a fit starts.
