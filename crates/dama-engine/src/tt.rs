@@ -365,7 +365,7 @@ mod tests {
 
     #[test]
     fn the_table_takes_the_memory_asked_for() {
-        let mib = |t: &Table| t.buckets.len() * std::mem::size_of::<Bucket>() >> 20;
+        let mib = |t: &Table| (t.buckets.len() * std::mem::size_of::<Bucket>()) >> 20;
         for (asked, got) in [
             (0, 1),
             (1, 1),
