@@ -59,7 +59,7 @@ impl Table {
     /// A table of `megabytes` MiB, or of the largest power of two of MiB below it (the bucket
     /// count is a power of two); at least 1 MiB.
     pub fn new(megabytes: usize) -> Table {
-        let bytes = megabytes.clamp(1, 1 << 20) * 1024 * 1024;
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
         let fit = bytes / std::mem::size_of::<Bucket>();
         let buckets = 1usize << fit.ilog2();
         Table {

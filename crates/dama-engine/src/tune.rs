@@ -126,8 +126,8 @@ pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
 
 /// The `k` in 0.05–4 at which `loss` is lowest, to within about 1%: a coarse scan in steps of
 /// half again, then a golden-section search between the neighbours of the best step. The loss
-/// of a logistic fit is smooth in `k` with one minimum, so about twenty calls (each a pass over
-/// the data) find it; a scan at the same precision would need hundreds.
+/// of a logistic fit is smooth in `k` with one minimum, so about two dozen calls (each a pass
+/// over the data) find it; a scan at the same precision would need hundreds.
 pub fn best_k(mut loss: impl FnMut(f64) -> f64) -> f64 {
     const LO: f64 = 0.05;
     const HI: f64 = 4.0;
