@@ -166,25 +166,27 @@ struct LinearArgs {
     seed: u64,
 }
 
-/// Reads an evaluation file: a pattern model from `dama tune fit`, or linear weights (`name
-/// value` lines) from `dama tune linear`.
-pub fn load_eval(
-    path: &std::path::Path,
-    variant: Variant,
-) -> Result<
-    (
-        Option<Weights>,
-        Option<std::sync::Arc<dama_engine::pattern::Model>>,
-    ),
-    CliError,
-> {
+/// The bytes of an evaluation file (a model or linear weights), refused above 64 MiB: the
+/// largest model is under 1 MiB.
+fn read_eval_file(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
     let err = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
     let bytes = std::fs::read(path).map_err(|e| err(&e))?;
     if bytes.len() > 64 << 20 {
         return Err(err(&"larger than 64 MiB"));
     }
+    Ok(bytes)
+}
+
+/// Reads an evaluation file: a pattern model from `dama tune fit`, or linear weights (`name
+/// value` lines) from `dama tune linear`.
+pub fn load_eval(
+    path: &std::path::Path,
+    variant: Variant,
+) -> Result<(Option<Weights>, Option<std::sync::Arc<Model>>), CliError> {
+    let err = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+    let bytes = read_eval_file(path)?;
     if bytes.starts_with(b"DAMAPAT") {
-        let model = dama_engine::pattern::Model::from_bytes(&bytes).map_err(|e| err(&e))?;
+        let model = Model::from_bytes(&bytes).map_err(|e| err(&e))?;
         if model.variant != variant.key() {
             return Err(err(&format!(
                 "the model was fitted to {}, not {}",
@@ -302,9 +304,7 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
     let init = match &args.init {
         None => None,
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-            let model = Model::from_bytes(&bytes)
+            let model = Model::from_bytes(&read_eval_file(path)?)
                 .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
             if !train::can_start_from(variant, &model, args.windows) {
                 return Err(CliError(format!(

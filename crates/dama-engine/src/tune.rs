@@ -132,23 +132,21 @@ pub fn best_k(mut loss: impl FnMut(f64) -> f64) -> f64 {
     const LO: f64 = 0.05;
     const HI: f64 = 4.0;
     const STEP: f64 = 1.5;
-    // The coarse scan, in log k (the loss changes alike for like ratios of k).
-    let mut scan = Vec::new();
-    let mut k = LO;
-    while k < HI * STEP {
-        let k_here = k.min(HI);
-        scan.push((k_here.ln(), loss(k_here)));
-        if k >= HI {
-            break;
-        }
-        k *= STEP;
-    }
+    // The coarse scan, in log k (the loss changes alike for like ratios of k), its last step
+    // at the top of the range.
+    let steps = ((HI / LO).ln() / STEP.ln()).ceil() as usize;
+    let scan: Vec<(f64, f64)> = (0..=steps)
+        .map(|i| {
+            let x = (LO.ln() + i as f64 * STEP.ln()).min(HI.ln());
+            (x, loss(x.exp()))
+        })
+        .collect();
     let best = (0..scan.len())
         .min_by(|&a, &b| scan[a].1.total_cmp(&scan[b].1))
         .unwrap_or(0);
     let (mut a, mut b) = (
         scan[best.saturating_sub(1)].0,
-        scan[(best + 1).min(scan.len() - 1)].0,
+        scan[(best + 1).min(steps)].0,
     );
     // Golden-section search on [a, b] in log k, down to a width of 1% in k.
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
@@ -166,13 +164,10 @@ pub fn best_k(mut loss: impl FnMut(f64) -> f64) -> f64 {
             fd = loss(d.exp());
         }
     }
-    let (k, f) = if fc <= fd { (c, fc) } else { (d, fd) };
-    // The ends of the range, where the bracket has only one side, are checked by the scan.
-    if f <= scan[best].1 {
-        k.exp()
-    } else {
-        scan[best].0.exp()
-    }
+    // The bracket holds the best step (at an end of the range, as one of its sides): keep it
+    // if the search found nothing lower.
+    let (x, f) = if fc <= fd { (c, fc) } else { (d, fd) };
+    if f <= scan[best].1 { x } else { scan[best].0 }.exp()
 }
 
 /// Fits the weights by gradient descent (Adam) on the mean squared error, starting from
