@@ -1,6 +1,7 @@
 //! The `dama` command.
 
 mod analyse;
+mod annotate;
 mod bench;
 mod computer;
 mod dxp;
@@ -34,6 +35,9 @@ enum Command {
     Moves(moves::Args),
     /// Search a position and print the progress and the best line.
     Analyse(analyse::Args),
+    /// Search every position of PDN games and write them back with the engine's scores, the
+    /// mistakes (?) and blunders (??) marked and the better moves named.
+    Annotate(annotate::Args),
     /// Search fixed positions to fixed depths; prints total nodes (the search's signature) and speed.
     Bench(bench::Args),
     /// Speak the Hub protocol (version 2) as an engine on standard input and output.
@@ -97,6 +101,7 @@ fn main() -> ExitCode {
         Command::Perft(_)
             | Command::Moves(_)
             | Command::Analyse(_)
+            | Command::Annotate(_)
             | Command::Bench(_)
             | Command::Hub(_)
             | Command::Pdn(_)
@@ -109,6 +114,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Moves(args) => moves::run(args),
         Command::Analyse(args) => analyse::run(args),
+        Command::Annotate(args) => annotate::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Hub(args) => hub::run(args),
         Command::Dxp(args) => dxp::run(args),

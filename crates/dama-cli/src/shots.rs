@@ -134,7 +134,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
 }
 
 /// The games of a PDN file, or of the PDN strings of a JSON file.
-fn read_games(path: &Path) -> Result<Vec<Result<Game, pdn::PdnError>>, CliError> {
+pub(crate) fn read_games(path: &Path) -> Result<Vec<Result<Game, pdn::PdnError>>, CliError> {
     let text = crate::matches::read_text(path)?;
     let json = path
         .extension()

@@ -293,3 +293,68 @@ fn shots_in_positions_and_games() {
     assert!(stderr(&o).contains("missing.pdn"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn annotate_marks_the_move_that_gives_a_man_away() {
+    let dir = std::env::temp_dir().join(format!("dama-annotate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // White's 33-28 lets the man on 22 take it for nothing (46-41 was safe); Black's capture
+    // is forced and the last move changes nothing.
+    let game = "[White \"A\"]\n[Black \"B\"]\n[GameType \"20\"]\n[FEN \"W:W33,46:B22,5\"]\n\n\
+                1. 33-28 22x33 2. 46-41 *\n";
+    let broken = "[GameType \"20\"]\n\n1. 32-28 32-28 *\n";
+    let pdn = dir.join("games.pdn");
+    std::fs::write(&pdn, format!("{game}\n{broken}")).unwrap();
+    let o = dama(&["annotate", "-d", "8", pdn.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("1.33-28?? {-2."), "{out}");
+    assert!(out.contains("better 46-41 +0."), "{out}");
+    assert!(out.contains("22x33 {-2."), "{out}");
+    assert!(!out.contains("22x33?"), "{out}");
+    assert!(out.contains("[Annotator \"dama "), "{out}");
+    // The game that does not replay is written as it was, and reported.
+    assert!(
+        out.contains("32-28 2.32-28") || out.contains("32-28 32-28"),
+        "{out}"
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("game 1: 3 moves; White 0 mistakes, 1 blunders; Black 0 mistakes, 0 blunders"),
+        "{err}"
+    );
+    assert!(err.contains("written unchanged"), "{err}");
+    assert!(err.contains("1 games annotated (1 skipped)"), "{err}");
+    // With the blunder margin above the man lost it is a mistake.
+    let o = dama(&[
+        "annotate",
+        "-d",
+        "8",
+        "--blunder",
+        "5",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(stdout(&o).contains("1.33-28? {"), "{}", stdout(&o));
+
+    let o = dama(&["annotate", "--mistake", "0", pdn.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("dama: --mistake must be"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dama(&[
+        "annotate",
+        "--mistake",
+        "2",
+        "--blunder",
+        "1",
+        pdn.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let missing = dir.join("missing.pdn");
+    let o = dama(&["annotate", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("missing.pdn"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
