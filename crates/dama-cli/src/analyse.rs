@@ -52,6 +52,35 @@ pub fn line_text(pos: &AnyPosition, moves: &[AnyMove]) -> String {
     out.join(" ")
 }
 
+/// The limits of one search from the `--depth`, `--nodes` and `--time` options; `default` is
+/// the search time when none is given.
+pub fn search_limits(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time: Option<f64>,
+    default: Duration,
+) -> Result<Limits, CliError> {
+    if depth.is_some_and(|d| d == 0 || d > 100) {
+        return Err(CliError("--depth must be between 1 and 100".into()));
+    }
+    let move_time = match time {
+        Some(t) if !(t > 0.0 && t < 1e6) => {
+            return Err(CliError(
+                "--time must be a positive number of seconds".into(),
+            ))
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None if depth.is_none() && nodes.is_none() => Some(default),
+        None => None,
+    };
+    Ok(Limits {
+        depth,
+        nodes,
+        move_time,
+        ..Limits::default()
+    })
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = args.position.game()?;
     let pos = *game.position();
@@ -59,25 +88,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.threads == 0 || args.threads > 256 {
         return Err(CliError("--threads must be between 1 and 256".into()));
     }
-    let mut limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        ..Limits::default()
-    };
-    if let Some(t) = args.time {
-        if !(t > 0.0 && t < 1e6) {
-            return Err(CliError(
-                "--time must be a positive number of seconds".into(),
-            ));
-        }
-        limits.move_time = Some(Duration::from_secs_f64(t));
-    }
-    if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
-        limits.move_time = Some(Duration::from_secs(5));
-    }
-    if limits.depth.is_some_and(|d| d == 0 || d > 100) {
-        return Err(CliError("--depth must be between 1 and 100".into()));
-    }
+    let limits = search_limits(args.depth, args.nodes, args.time, Duration::from_secs(5))?;
     let mut engine = Engine::new(EngineOptions {
         threads: args.threads,
         hash_mb: args.hash,

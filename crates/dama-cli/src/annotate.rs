@@ -7,8 +7,7 @@ use dama_core::{AnyMove, AnyPosition, Color, Game as Played, Variant};
 use dama_engine::{Engine, EngineOptions, Limits, Score};
 use dama_notation::pdn::{self, Game, Node, ReplayOptions};
 use dama_notation::write_move;
-use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -111,24 +110,35 @@ struct Judged {
     pos: AnyPosition,
 }
 
-/// Per game and in all: moves looked at and marked.
-#[derive(Default)]
-struct Tally {
-    games: usize,
-    skipped: usize,
+/// Moves judged and marked, of White (index 0) and Black.
+#[derive(Clone, Copy, Default)]
+struct Marks {
     moves: usize,
     mistakes: [usize; 2],
     blunders: [usize; 2],
 }
 
+impl Marks {
+    fn add(&mut self, other: Marks) {
+        self.moves += other.moves;
+        for i in 0..2 {
+            self.mistakes[i] += other.mistakes[i];
+            self.blunders[i] += other.blunders[i];
+        }
+    }
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
     let variant: Variant = args.variant.parse()?;
-    let limits = limits(&args)?;
+    let limits =
+        crate::analyse::search_limits(args.depth, args.nodes, args.time, Duration::from_secs(1))?;
     let margin = |men: f64, name: &str| {
         if men.is_finite() && men > 0.0 && men <= 100.0 {
             Ok((men * 100.0).round() as i32)
         } else {
-            Err(CliError(format!("--{name} must be between 0 and 100 men")))
+            Err(CliError(format!(
+                "--{name} must be more than 0 and at most 100 men"
+            )))
         }
     };
     let (mistake, blunder) = (
@@ -138,14 +148,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if blunder < mistake {
         return Err(CliError("--blunder must not be below --mistake".into()));
     }
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => {
-            Box::new(BufWriter::new(File::create(p).map_err(|e| {
-                CliError(format!("cannot create {}: {e}", p.display()))
-            })?))
-        }
-        None => Box::new(BufWriter::new(io::stdout().lock())),
-    };
+    let mut out = crate::pdn::create_output(args.output.as_deref())?;
     let mut engine = Engine::new(EngineOptions {
         threads: args.threads as usize,
         hash_mb: args.hash,
@@ -162,7 +165,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         budget_text(&limits)
     );
     let started = Instant::now();
-    let mut tally = Tally::default();
+    let (mut games, mut skipped, mut total) = (0usize, 0usize, Marks::default());
     for path in &args.files {
         let name = path.display().to_string();
         for (index, game) in crate::shots::read_games(path)?.into_iter().enumerate() {
@@ -172,7 +175,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Ok(g) => g,
                 Err(e) => {
                     eprintln!("{name}:{e}: skipped");
-                    tally.skipped += 1;
+                    skipped += 1;
                     continue;
                 }
             };
@@ -180,7 +183,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Ok(r) => r,
                 Err(e) => {
                     eprintln!("{name}:{e} ({label}): written unchanged");
-                    tally.skipped += 1;
+                    skipped += 1;
                     pdn::write_game(&mut out, &game)?;
                     continue;
                 }
@@ -193,61 +196,32 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 &replayed.moves,
                 &label,
             );
-            let before = (tally.mistakes, tally.blunders);
-            annotate(
-                &mut game,
-                &judged,
-                &replayed.moves,
-                mistake,
-                blunder,
-                &mut tally,
-            );
+            let marks = annotate(&mut game, &judged, &replayed.moves, mistake, blunder);
             game.set_tag("Annotator", annotator.clone());
             pdn::write_game(&mut out, &game)?;
             out.flush()?;
-            tally.games += 1;
-            let count = |a: [usize; 2], b: [usize; 2], i: usize| a[i] - b[i];
+            games += 1;
+            total.add(marks);
             eprintln!(
                 "{label}: {} moves; White {} mistakes, {} blunders; Black {} mistakes, {} blunders",
-                judged.len().saturating_sub(1),
-                count(tally.mistakes, before.0, 0),
-                count(tally.blunders, before.1, 0),
-                count(tally.mistakes, before.0, 1),
-                count(tally.blunders, before.1, 1),
+                marks.moves,
+                marks.mistakes[0],
+                marks.blunders[0],
+                marks.mistakes[1],
+                marks.blunders[1],
             );
         }
     }
     eprintln!(
         "{} games annotated ({} skipped), {} moves, {} mistakes, {} blunders, {:.1} s",
-        tally.games,
-        tally.skipped,
-        tally.moves,
-        tally.mistakes.iter().sum::<usize>(),
-        tally.blunders.iter().sum::<usize>(),
+        games,
+        skipped,
+        total.moves,
+        total.mistakes.iter().sum::<usize>(),
+        total.blunders.iter().sum::<usize>(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// The search limits a position from the options.
-fn limits(args: &Args) -> Result<Limits, CliError> {
-    let mut limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        ..Limits::default()
-    };
-    if let Some(t) = args.time {
-        if !(t > 0.0 && t < 1e6) {
-            return Err(CliError(
-                "--time must be a positive number of seconds".into(),
-            ));
-        }
-        limits.move_time = Some(Duration::from_secs_f64(t));
-    }
-    if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
-        limits.move_time = Some(Duration::from_secs(1));
-    }
-    Ok(limits)
 }
 
 fn budget_text(limits: &Limits) -> String {
@@ -317,15 +291,15 @@ fn judge_game(
 
 /// Writes the judgement into the game: after each main-line move a comment with the score
 /// from White's side; a mistake or blunder also gets its mark (unless the move has one) and
-/// the better move with its score.
+/// the better move with its score. Returns what it marked.
 fn annotate(
     game: &mut Game,
     judged: &[Judged],
     moves: &[AnyMove],
     mistake: i32,
     blunder: i32,
-    tally: &mut Tally,
-) {
+) -> Marks {
+    let mut marks = Marks::default();
     let mut body = Vec::with_capacity(game.body.len() * 2);
     let mut ply = 0;
     for node in std::mem::take(&mut game.body) {
@@ -346,10 +320,10 @@ fn annotate(
         let side = usize::from(before.pos.side_to_move() == Color::Black);
         match verdict {
             Verdict::Good => {}
-            Verdict::Mistake => tally.mistakes[side] += 1,
-            Verdict::Blunder => tally.blunders[side] += 1,
+            Verdict::Mistake => marks.mistakes[side] += 1,
+            Verdict::Blunder => marks.blunders[side] += 1,
         }
-        tally.moves += 1;
+        marks.moves += 1;
         if let (Some(mark), None) = (verdict.mark(), &mv.strength) {
             mv.strength = Some(mark.into());
         }
@@ -366,6 +340,7 @@ fn annotate(
         ply += 1;
     }
     game.body = body;
+    marks
 }
 
 #[cfg(test)]

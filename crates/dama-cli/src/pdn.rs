@@ -6,7 +6,7 @@ use dama_notation::pdn::{self, Game, Reader, ReplayOptions};
 use dama_notation::Notation;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Options of `dama pdn`.
@@ -134,6 +134,18 @@ impl Progress {
     }
 }
 
+/// A buffered writer to `path`, or to standard output.
+pub(crate) fn create_output(path: Option<&Path>) -> Result<Box<dyn Write>, CliError> {
+    Ok(match path {
+        Some(p) => {
+            Box::new(BufWriter::new(File::create(p).map_err(|e| {
+                CliError(format!("cannot create {}: {e}", p.display()))
+            })?))
+        }
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+    })
+}
+
 fn game_label(index: usize, game: &Game) -> String {
     let white = game.tag("White").or_else(|| game.tag("P1"));
     let black = game.tag("Black").or_else(|| game.tag("P2"));
@@ -242,14 +254,7 @@ fn convert(args: ConvertArgs) -> Result<(), CliError> {
         keep_moves: false,
     };
     let (src, _) = open(&args.file)?;
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => {
-            Box::new(BufWriter::new(File::create(p).map_err(|e| {
-                CliError(format!("cannot create {}: {e}", p.display()))
-            })?))
-        }
-        None => Box::new(BufWriter::new(io::stdout().lock())),
-    };
+    let mut out = create_output(args.output.as_deref())?;
     let name = args.file.display();
     let (mut games, mut failed) = (0usize, 0usize);
     for item in Reader::new(src) {
