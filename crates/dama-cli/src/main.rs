@@ -5,6 +5,7 @@ mod annotate;
 mod bench;
 mod computer;
 mod dxp;
+mod endgame;
 mod fen;
 mod hub;
 mod matches;
@@ -40,6 +41,8 @@ enum Command {
     Annotate(annotate::Args),
     /// Search fixed positions to fixed depths; prints total nodes (the search's signature) and speed.
     Bench(bench::Args),
+    /// Build a variant's endgame database (up to 4 pieces) and look positions up in it.
+    Endgame(endgame::Args),
     /// Speak the Hub protocol (version 2) as an engine on standard input and output.
     Hub(hub::Args),
     /// Play over DXP (TCP, port 27531) as follower (listening) or initiator (--connect).
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
             | Command::Pdn(_)
             | Command::Fen(_)
             | Command::Shots(_)
+            | Command::Endgame(_)
     ) {
         quit_on_closed_output();
     }
@@ -116,6 +120,7 @@ fn main() -> ExitCode {
         Command::Analyse(args) => analyse::run(args),
         Command::Annotate(args) => annotate::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Endgame(args) => endgame::run(args),
         Command::Hub(args) => hub::run(args),
         Command::Dxp(args) => dxp::run(args),
         Command::Match(args) => matches::run(args),

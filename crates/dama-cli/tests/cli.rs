@@ -355,3 +355,42 @@ fn annotate_marks_the_move_that_gives_a_man_away() {
     assert!(stderr(&o).contains("missing.pdn"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn endgame_gives_the_result_and_the_line_of_small_endings() {
+    let o = dama(&[
+        "endgame",
+        "-v",
+        "english",
+        "W:W21,29:BK15,K18",
+        "B:WK32:BK1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("english: every position of up to 4 pieces"),
+        "{out}"
+    );
+    assert!(
+        out.contains("W:W21,29:BK15,K18: the side to move loses in 14 plies"),
+        "{out}"
+    );
+    // The line runs to the end: Black's king takes the last man.
+    assert!(out.contains("\n  29-25 18-14 "), "{out}");
+    assert!(out.contains(" 13-9 14x5\n"), "{out}");
+    assert!(out.contains("B:WK32:BK1: a draw"), "{out}");
+    // More pieces than the database holds.
+    let o = dama(&["endgame", "-v", "english", "W:W21,22,29:BK15,K18"]);
+    assert!(stdout(&o).contains("not in the database"), "{}", stdout(&o));
+    // Boards without a database, and bad positions, are errors.
+    let o = dama(&["endgame", "-v", "international"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("international has no endgame database"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dama(&["endgame", "-v", "english", "W:W1:B2"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("bad FEN for english"), "{}", stderr(&o));
+}

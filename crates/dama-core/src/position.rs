@@ -173,6 +173,30 @@ impl<R: Rules> Position<R> {
         }
     }
 
+    /// Builds a position straight from its bitboards, for code that enumerates positions in
+    /// bulk (an endgame database). The caller guarantees what [`Position::from_setup`] checks:
+    /// the pieces on playable squares, no square of both colours, kings among the pieces, no man
+    /// on its crowning row (checked in debug builds). The Frisian king-move counters start at
+    /// zero.
+    pub fn from_bitboards(white: Bb<R>, black: Bb<R>, kings: Bb<R>, side: Color) -> Self {
+        debug_assert!((white & black).is_empty());
+        debug_assert!((kings & !(white | black)).is_empty());
+        debug_assert!(((white | black) & !R::G::VALID).is_empty());
+        debug_assert!((white & !kings & R::G::TOP_ROW).is_empty());
+        debug_assert!((black & !kings & R::G::BOTTOM_ROW).is_empty());
+        let mut pos = Position {
+            pieces: [white, black],
+            kings,
+            side,
+            king_moves: [0; 2],
+            moved_king: [NO_SQUARE; 2],
+            hash: 0,
+            _rules: PhantomData,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
     /// The position as an unchecked set-up.
     pub fn setup(&self) -> Setup {
         Setup {

@@ -1,6 +1,7 @@
 //! The engine facade: a position, limits, and a search that reports through events. It knows
 //! no protocol; Hub, DXP, the command line and the server are adapters around it.
 
+use crate::endgame;
 use crate::eval::{Evaluator, Weights};
 use crate::level::{self, Level};
 use crate::limits::Limits;
@@ -13,12 +14,40 @@ use crate::tt::Table;
 use dama_core::game::{DrawRules, GameOptions};
 use dama_core::position::Bb;
 use dama_core::rules::Rules;
-use dama_core::{with_rules, AnyMove, AnyPosition, Game, Role, Variant};
+use dama_core::Bitboard;
+use dama_core::{with_rules, AnyMove, AnyPosition, Game, Move, Position, Role, Variant};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// The principal variation `pv` from `root`, continued from the endgame database (the
+/// search stops where the database knows the result).
+fn with_database_line<R: Rules>(
+    root: &Position<R>,
+    pv: &[Move<Bb<R>>],
+    db: Option<&endgame::Table>,
+) -> Vec<AnyMove> {
+    let mut line: Vec<AnyMove> = pv.iter().map(|m| m.to_any()).collect();
+    if let Some(db) = db {
+        let end = pv.iter().fold(*root, |p, m| p.play_unchecked(m));
+        line.extend(db.line(&end, ENDGAME_LINE).iter().map(|m| m.to_any()));
+    }
+    line
+}
+
+/// The longest continuation taken from the endgame database for a principal variation.
+const ENDGAME_LINE: usize = 40;
+
+/// How many pieces before the searches use the endgame database its build starts.
+const ENDGAME_AHEAD: u32 = 8;
+
+/// The number of pieces on the board.
+fn pieces(position: &AnyPosition) -> u32 {
+    let setup = position.setup();
+    (setup.white | setup.black).len() as u32
+}
 
 /// Settings of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,6 +279,12 @@ impl Engine {
         self.wait();
         self.state = root_state(&position, history, self.options.game_options);
         self.root = position;
+        // Start building the endgame database in the background a few captures before the
+        // searches need it, so that they seldom wait for it.
+        let ahead = Params::current().endgame_root.saturating_add(ENDGAME_AHEAD);
+        if self.options.level == Level::MAX && pieces(&position) <= ahead {
+            with_rules!(position.variant(), R => endgame::prepare::<R>());
+        }
     }
 
     /// Sets the position of a game, with its history.
@@ -452,6 +487,24 @@ impl Job {
             Some(p) if p.model.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(p)),
             _ => Evaluator::Linear(self.weights),
         };
+        // The endgame database plays at full strength only, like the built-in models.
+        let search_params = Params::current();
+        // A search on the clock does not wait for the database to be built (it takes it if it
+        // is ready); one to a depth or a node count does, so that it gives the same result
+        // whenever it runs.
+        let on_clock = self.limits.move_time.is_some() || self.limits.clock.is_some();
+        let endgame = if self.options.level < Level::MAX
+            || root.occupied().count() > search_params.endgame_root
+        {
+            None
+        } else if on_clock {
+            endgame::ready::<R>()
+        } else {
+            let table = endgame::table::<R>();
+            // The time a build took is not the search's.
+            *self.control.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+            table
+        };
         let threads = if params.noise > 0 {
             1
         } else {
@@ -465,10 +518,12 @@ impl Job {
             budget: limits.budget(),
             draw: self.draw,
             eval,
-            params: Params::current(),
+            params: search_params,
             main_depth: AtomicU32::new(0),
             helper_depth: AtomicU32::new(0),
             helper_best: Mutex::new(None),
+            endgame,
+            endgame_floor: self.draw.endgame_floor(),
         };
         self.tt.new_search();
         let convert = |it: &Iteration<Bb<R>>| SearchInfo {
@@ -478,7 +533,7 @@ impl Job {
             nodes: it.nodes,
             nps: nps(it.nodes, it.time),
             time: it.time,
-            pv: it.pv.iter().map(|m| m.to_any()).collect(),
+            pv: with_database_line(&root, &it.pv, shared.endgame.as_deref()),
             hashfull: self.tt.hashfull(),
         };
         let control = &self.control;
@@ -572,7 +627,7 @@ impl Job {
                 seldepth: it.seldepth,
                 nodes,
                 time,
-                pv: it.pv.iter().map(|m| m.to_any()).collect(),
+                pv: with_database_line(&root, &it.pv, shared.endgame.as_deref()),
             },
             None => self.no_move(&root, nodes, time),
         }

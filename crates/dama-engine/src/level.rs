@@ -21,7 +21,9 @@
 //! | 10 | search | full (International, Russian, English, Brazilian, Pool: the built-in pattern model) | — | — | as the limits allow |
 //!
 //! Where a variant has a built-in pattern model ([`crate::pattern`]), only level 10 uses it:
-//! levels 1–9 keep the linear evaluation their ladder was measured with.
+//! levels 1–9 keep the linear evaluation their ladder was measured with. Likewise only level
+//! 10 scores the 8x8 endings of up to four pieces from the endgame database
+//! ([`crate::endgame`]).
 
 use core::fmt;
 

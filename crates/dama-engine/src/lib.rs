@@ -5,8 +5,9 @@
 //! move as events; it knows no protocol. The search is an iterative-deepening principal-variation
 //! alpha-beta with a lock-free transposition table, killer and history move ordering, late-move
 //! reductions, shallow-search (probcut) pruning, aspiration windows, a quiescence search through
-//! compulsory captures, and lazy SMP threads. It is generic over the rule set, so every variant
-//! gets its own compiled search.
+//! compulsory captures, and lazy SMP threads; on 8x8 boards an endgame database of every
+//! position of up to four pieces ([`endgame`]). It is generic over the rule set, so every
+//! variant gets its own compiled search.
 //!
 //! ```
 //! use dama_core::{AnyPosition, Variant};
@@ -19,6 +20,7 @@
 //! ```
 
 pub mod bench;
+pub mod endgame;
 pub mod engine;
 pub mod eval;
 pub mod level;

@@ -9,6 +9,7 @@
 //! never "quiet": at the horizon the search goes on through every capture (the quiescence
 //! search) and only stands pat when the side to move has no capture.
 
+use crate::endgame::{self, Outcome};
 use crate::eval::{self, Evaluator, Tables};
 use crate::limits::Limits;
 use crate::pattern::{self, Incremental, Layout};
@@ -21,7 +22,7 @@ use dama_core::rules::{Goal, Rules};
 use dama_core::{Color, Move, Position};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Deepest ply the search reaches (iterations stop well before).
@@ -65,6 +66,10 @@ pub(crate) struct Params {
     /// Russian model (23) the trees shrank and games were lost at equal nodes (BENCHMARKS.md,
     /// "Lazy evaluation").
     pub lazy_margin: i32,
+    /// The endgame database ([`endgame`]) is used by searches from roots with at most this many
+    /// pieces (0: never). Fixed by the root, so that whether a search uses it never depends on
+    /// how far a build in the background has got.
+    pub endgame_root: u32,
 }
 
 pub(crate) const PARAMS: Params = Params {
@@ -80,6 +85,7 @@ pub(crate) const PARAMS: Params = Params {
     history_malus: false,
     qs_moves: 0,
     lazy_margin: 80,
+    endgame_root: 12,
 };
 
 impl Params {
@@ -115,6 +121,7 @@ impl Params {
                 "history_malus" => self.history_malus = int()? != 0,
                 "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
                 "lazy_margin" => self.lazy_margin = int()?.clamp(0, 10_000),
+                "endgame_root" => self.endgame_root = int()?.clamp(0, 1_000) as u32,
                 _ => return Err(format!("unknown search parameter {name:?}")),
             }
         }
@@ -175,6 +182,32 @@ pub(crate) struct DrawConfig {
 const ENDGAME_RULE_PIECES: u32 = 7;
 
 impl DrawConfig {
+    /// The fewest plies an endgame rule allows in any position of the endgame database: a
+    /// result the database gives in more plies than this might be overtaken by a rule that
+    /// comes into force on the way (`u32::MAX` where no such rule exists).
+    pub fn endgame_floor(&self) -> u32 {
+        let mut floor = u32::MAX;
+        for total in 2..=endgame::MAX_PIECES {
+            for wm in 0..=total {
+                for wk in 0..=total - wm {
+                    for bm in 0..=total - wm - wk {
+                        let counts = [wm, wk, bm, total - wm - wk - bm];
+                        for flags in 0..4 {
+                            let material = dama_core::Material {
+                                counts,
+                                long_diagonal_king: [flags & 1 != 0, flags & 2 != 0],
+                            };
+                            if let Some(e) = (self.endgame)(&material) {
+                                floor = floor.min(e.plies);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        floor
+    }
+
     /// The endgame rule in force in `pos`, if any.
     #[inline]
     pub fn endgame_of<R: Rules>(&self, pos: &Position<R>) -> Option<EndgameLimit> {
@@ -295,6 +328,10 @@ pub(crate) struct Shared<'a> {
     /// ...and that iteration (an `Iteration<Bb<R>>`), which the main thread adopts instead of
     /// finishing the same depth itself.
     pub helper_best: Mutex<Option<Box<dyn Any + Send>>>,
+    /// The endgame database of the rule set, if this search uses one...
+    pub endgame: Option<Arc<endgame::Table>>,
+    /// ...and [`DrawConfig::endgame_floor`].
+    pub endgame_floor: u32,
 }
 
 impl Shared<'_> {
@@ -549,6 +586,34 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
     }
 
+    /// The score of the position at `ply` from the endgame database, if it has one that the
+    /// move-count draw rules cannot overtake: a win or loss is taken only if it ends before any
+    /// rule in force (or one that could come into force on the way) would draw the game.
+    #[inline]
+    fn database(&self, db: &endgame::Table, pos: &Position<R>, ply: usize) -> Option<i32> {
+        if pos.occupied().count() > endgame::MAX_PIECES {
+            return None;
+        }
+        let (d, sign) = match db.probe(pos)? {
+            Outcome::Draw => return Some(0),
+            Outcome::Win(d) => (d, 1),
+            Outcome::Loss(d) => (d, -1),
+        };
+        let c = &self.counters[ply];
+        let draw = &self.shared.draw;
+        let room = |limit: Option<u32>, n: u32| limit.map_or(u32::MAX, |l| l.saturating_sub(n));
+        let mut budget = self
+            .shared
+            .endgame_floor
+            .min(room(draw.no_capture, c.no_capture))
+            .min(room(draw.kings_only, c.kings_only))
+            .min(room(draw.no_capture_or_crowning, c.no_capture_or_crowning));
+        if c.endgame_allowed > 0 {
+            budget = budget.min(c.endgame_allowed.saturating_sub(c.endgame_plies));
+        }
+        (d < budget).then(|| sign * (WIN - (ply as u32 + d) as i32))
+    }
+
     /// Whether the position at `ply` is drawn by repetition or a move-count rule.
     #[inline]
     fn is_draw(&self, pos: &Position<R>, ply: usize) -> bool {
@@ -685,6 +750,14 @@ impl<'a, R: Rules> Searcher<'a, R> {
             beta = beta.min(WIN - ply as i32 - 1);
             if alpha >= beta {
                 return alpha;
+            }
+            if let Some(score) = self
+                .shared
+                .endgame
+                .as_ref()
+                .and_then(|db| self.database(db, pos, ply))
+            {
+                return score;
             }
         }
         if ply >= MAX_PLY - 1 {

@@ -1,0 +1,915 @@
+//! An endgame database for the 8x8 variants: every position with up to [`MAX_PIECES`] pieces,
+//! solved in memory the first time a search of the rule set asks for it.
+//!
+//! The database holds, for each position with White to move (a position with Black to move is
+//! looked up turned half-way round, colours swapped), whether the side to move wins, loses or
+//! draws with best play, and for a win or a loss how many plies the winner needs. It is built by
+//! iteration to a fixed point, material class by material class: a position where the side to
+//! move has no move is lost in 0; a position with a move to a lost position is won, one more ply
+//! than the quickest such loss; a position whose every move leads to a won position is lost, one
+//! more ply than the longest such win; whatever is never settled is a draw. Captures lead to
+//! classes with fewer pieces and crownings to classes with fewer men, which are solved first, so
+//! a class only waits on itself.
+//!
+//! Each stored distance is one that the winner can keep to: a won position has a move to a
+//! position lost in one ply fewer, and every move of a lost position leads to a win in at most
+//! one ply fewer, so a search that follows the distances makes progress. Distances are
+//! counted as the rules of moving alone give them; the move-count draw rules are the
+//! searcher's business ([`Outcome`] is exact only while no such rule can end the game first).
+
+use dama_core::position::Bb;
+use dama_core::rules::Goal;
+use dama_core::{with_rules, AnyMove, AnyPosition, Variant};
+use dama_core::{Bitboard, Color, Geometry, Move, Position, Rules};
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The most pieces (of both sides together) a position in the database has.
+pub const MAX_PIECES: u32 = 4;
+
+/// Playable squares of the boards the database covers.
+const SQUARES: usize = 32;
+
+/// The result of a position with best play, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move wins within this many plies.
+    Win(u32),
+    /// The side to move loses in this many plies.
+    Loss(u32),
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Outcome {
+    /// Decodes a stored value: 0 is a draw, `d + 1` a result in `d` plies (odd: a win, even:
+    /// a loss, since the side that cannot move is always the one to move).
+    fn from_value(v: u16) -> Outcome {
+        match v {
+            0 => Outcome::Draw,
+            v if (v - 1) % 2 == 1 => Outcome::Win(u32::from(v - 1)),
+            v => Outcome::Loss(u32::from(v - 1)),
+        }
+    }
+}
+
+/// Whether a rule set has a database: the 8x8 board, the ordinary goal, no Frisian king-move
+/// counters (which the database's positions do not carry).
+pub fn supported<R: Rules>() -> bool {
+    R::G::SQUARES as usize == SQUARES && R::GOAL == Goal::Normal && R::KING_MOVE_LIMIT == 0
+}
+
+/// How the squares are numbered inside the database.
+struct Squares {
+    /// The board bit of each square.
+    bit: [u32; SQUARES],
+    /// The square of each board bit (`u8::MAX` off the board).
+    square: [u8; 128],
+    /// The square half-way round the board.
+    rotated: [u8; SQUARES],
+    /// Per colour, the rank of each square among those a man of that colour can stand on
+    /// (`u8::MAX` on its crowning row).
+    man_rank: [[u8; SQUARES]; 2],
+    /// Per colour, the squares a man can stand on, in order.
+    man_squares: [Vec<u8>; 2],
+    /// The neighbour of each square one step up-right, up-left, down-right and down-left
+    /// (`u8::MAX` off the board; "up" is towards White's crowning row).
+    step: [[u8; SQUARES]; 4],
+}
+
+/// The directions of [`Squares::step`] that go up.
+const UP: [usize; 2] = [0, 1];
+
+impl Squares {
+    fn new<R: Rules>() -> Squares {
+        let mut bit = [0; SQUARES];
+        let mut square = [u8::MAX; 128];
+        for (i, b) in R::G::VALID.iter().enumerate() {
+            bit[i] = b;
+            square[b as usize] = i as u8;
+        }
+        let mut rotated = [0; SQUARES];
+        for (i, &b) in bit.iter().enumerate() {
+            let (c, r) = R::G::coords(b).expect("a playable square has coordinates");
+            let turned = R::G::square_at(R::G::WIDTH - 1 - c, R::G::HEIGHT - 1 - r)
+                .expect("the board is symmetric");
+            rotated[i] = square[turned as usize];
+        }
+        let mut step = [[u8::MAX; SQUARES]; 4];
+        for (i, &b) in bit.iter().enumerate() {
+            let (c, r) = R::G::coords(b).expect("a playable square has coordinates");
+            for (d, (dc, dr)) in [(1, 1), (-1, 1), (1, -1), (-1, -1)].into_iter().enumerate() {
+                let (c, r) = (c as i32 + dc, r as i32 + dr);
+                if c >= 0 && r >= 0 {
+                    if let Some(n) = R::G::square_at(c as u32, r as u32) {
+                        step[d][i] = square[n as usize];
+                    }
+                }
+            }
+        }
+        let crowning = [R::G::TOP_ROW, R::G::BOTTOM_ROW];
+        let mut man_rank = [[u8::MAX; SQUARES]; 2];
+        let mut man_squares = [Vec::new(), Vec::new()];
+        for side in 0..2 {
+            for (i, &b) in bit.iter().enumerate() {
+                if !crowning[side].has(b) {
+                    man_rank[side][i] = man_squares[side].len() as u8;
+                    man_squares[side].push(i as u8);
+                }
+            }
+        }
+        Squares {
+            bit,
+            square,
+            rotated,
+            man_rank,
+            man_squares,
+            step,
+        }
+    }
+
+    /// The squares of a board set, as a 32-bit set.
+    #[inline]
+    fn of<B: Bitboard>(&self, b: B) -> u32 {
+        b.iter().fold(0, |s, x| s | 1 << self.square[x as usize])
+    }
+
+    /// A 32-bit set turned half-way round.
+    #[inline]
+    fn rotate(&self, s: u32) -> u32 {
+        Bits(s).fold(0, |t, i| t | 1 << self.rotated[i as usize])
+    }
+
+    /// A 32-bit set on the board.
+    #[inline]
+    fn board<B: Bitboard>(&self, s: u32) -> B {
+        Bits(s).fold(B::EMPTY, |b, i| b | B::single(self.bit[i as usize]))
+    }
+}
+
+/// The members of a 32-bit set, lowest first.
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        (self.0 != 0).then(|| {
+            let i = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            i
+        })
+    }
+}
+
+/// `C(n, k)` for `n ≤ 32`, `k ≤ MAX_PIECES`.
+const BINOMIAL: [[u32; MAX_PIECES as usize + 1]; SQUARES + 1] = {
+    let mut t = [[0; MAX_PIECES as usize + 1]; SQUARES + 1];
+    let mut n = 0;
+    while n <= SQUARES {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_PIECES as usize && k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The groups of a position's pieces, in the order of the index: White's men and kings, then
+/// Black's.
+const GROUPS: usize = 4;
+
+/// A material signature `[white men, white kings, black men, black kings]`.
+type Signature = [u32; GROUPS];
+
+fn signature_slot(s: Signature) -> usize {
+    let n = MAX_PIECES as usize + 1;
+    ((s[0] as usize * n + s[1] as usize) * n + s[2] as usize) * n + s[3] as usize
+}
+
+/// The positions of one material signature: a block of the value array.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    offset: usize,
+    /// The number of placements of each group.
+    dims: [u32; GROUPS],
+    signature: Signature,
+}
+
+impl Block {
+    fn len(&self) -> usize {
+        self.dims.iter().map(|&d| d as usize).product()
+    }
+}
+
+/// A solved database for one rule set.
+pub struct Table {
+    squares: Squares,
+    /// Per group kind (white men, kings, black men) and size, every placement as a 32-bit set,
+    /// in the order of their ranks.
+    placements: [Vec<Vec<u32>>; 3],
+    /// The block of each signature, by [`signature_slot`].
+    blocks: Vec<Option<Block>>,
+    /// The value of each position ([`Outcome::from_value`]); atomic so that the threads of
+    /// the build can share it.
+    values: Vec<AtomicU8>,
+    /// Positions per outcome: won, lost, drawn (White to move, legal placements only).
+    counts: [u64; 3],
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("positions", &self.values.len())
+            .field("won_lost_drawn", &self.counts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The group kind (placement list) of each group.
+const KIND: [usize; GROUPS] = [0, 1, 2, 1];
+
+impl Table {
+    /// Solves every position of rule set `R` with up to [`MAX_PIECES`] pieces.
+    ///
+    /// # Panics
+    /// If `R` is not [`supported`].
+    pub fn build<R: Rules>() -> Table {
+        assert!(supported::<R>(), "no endgame database for this rule set");
+        let squares = Squares::new::<R>();
+        let max_group = MAX_PIECES as usize - 1;
+        let universes: [Vec<u8>; 3] = [
+            squares.man_squares[0].clone(),
+            (0..SQUARES as u8).collect(),
+            squares.man_squares[1].clone(),
+        ];
+        let placements: [Vec<Vec<u32>>; 3] = universes.map(|u| {
+            (0..=max_group)
+                .map(|k| {
+                    subsets(u.len() as u32, k as u32)
+                        .map(|local| Bits(local).fold(0, |s, j| s | 1 << u[j as usize]))
+                        .collect()
+                })
+                .collect()
+        });
+        let mut blocks = vec![None; signature_slot([MAX_PIECES; GROUPS]) + 1];
+        let mut offset = 0;
+        let mut signatures = Vec::new();
+        for total in 2..=MAX_PIECES {
+            for s in all_signatures(total) {
+                let dims: [u32; GROUPS] =
+                    core::array::from_fn(|g| placements[KIND[g]][s[g] as usize].len() as u32);
+                let block = Block {
+                    offset,
+                    dims,
+                    signature: s,
+                };
+                offset += block.len();
+                blocks[signature_slot(s)] = Some(block);
+                signatures.push(s);
+            }
+        }
+        let mut table = Table {
+            squares,
+            placements,
+            blocks,
+            values: (0..offset).map(|_| AtomicU8::new(0)).collect(),
+            counts: [0; 3],
+        };
+        // Classes: the same number of pieces and of men. Fewer pieces first (captures), then
+        // fewer men (crownings).
+        let mut classes: Vec<(u32, u32)> = signatures
+            .iter()
+            .map(|s| (s.iter().sum(), s[0] + s[2]))
+            .collect();
+        classes.sort_unstable();
+        classes.dedup();
+        for class in classes {
+            let members: Vec<Block> = signatures
+                .iter()
+                .filter(|s| (s.iter().sum(), s[0] + s[2]) == class)
+                .map(|&s| table.blocks[signature_slot(s)].expect("block of a signature"))
+                .collect();
+            table.solve_class::<R>(&members);
+        }
+        table
+    }
+
+    /// The position (White to move) at index `i` of `block`, if its groups do not overlap.
+    fn decode<R: Rules>(&self, block: &Block, i: usize) -> Option<Position<R>> {
+        let [wm, wk, bm, bk] = self.sets(block, i);
+        let all = wm | wk | bm | bk;
+        if all.count_ones() != wm.count_ones() + wk.count_ones() + bm.count_ones() + bk.count_ones()
+        {
+            return None;
+        }
+        let sq = &self.squares;
+        Some(Position::from_bitboards(
+            sq.board(wm | wk),
+            sq.board(bm | bk),
+            sq.board(wk | bk),
+            Color::White,
+        ))
+    }
+
+    /// The groups of the placement at index `i` of `block` (which may overlap).
+    fn sets(&self, block: &Block, mut i: usize) -> [u32; GROUPS] {
+        let mut sets = [0u32; GROUPS];
+        for g in (0..GROUPS).rev() {
+            let d = block.dims[g] as usize;
+            sets[g] = self.placements[KIND[g]][block.signature[g] as usize][i % d];
+            i /= d;
+        }
+        sets
+    }
+
+    /// The index of a position with White to move, given as 32-bit sets.
+    #[inline]
+    fn index(&self, sets: [u32; GROUPS]) -> usize {
+        let signature = sets.map(u32::count_ones);
+        let block = self.blocks[signature_slot(signature)].expect("a signature of the database");
+        let index = (0..GROUPS).zip(sets).fold(0, |index, (g, set)| {
+            index * block.dims[g] as usize + self.rank(g, set) as usize
+        });
+        block.offset + index
+    }
+
+    /// The stored value of a position with White to move, given as 32-bit sets.
+    #[inline]
+    fn value(&self, sets: [u32; GROUPS]) -> u16 {
+        u16::from(self.values[self.index(sets)].load(Relaxed))
+    }
+
+    /// The rank of a group's placement among the placements of its kind and size.
+    #[inline]
+    fn rank(&self, group: usize, set: u32) -> u32 {
+        let map = match group {
+            0 => Some(&self.squares.man_rank[0]),
+            2 => Some(&self.squares.man_rank[1]),
+            _ => None,
+        };
+        Bits(set).enumerate().fold(0, |r, (k, sq)| {
+            let local = map.map_or(sq, |m| u32::from(m[sq as usize]));
+            r + BINOMIAL[local as usize][k + 1]
+        })
+    }
+
+    /// The stored value of any position of the database's size, from its side to move's view.
+    #[inline]
+    fn value_of<R: Rules>(&self, pos: &Position<R>) -> u16 {
+        let sq = &self.squares;
+        let kings = pos.kings();
+        let (own, other) = match pos.side_to_move() {
+            Color::White => (pos.pieces(Color::White), pos.pieces(Color::Black)),
+            Color::Black => (pos.pieces(Color::Black), pos.pieces(Color::White)),
+        };
+        let mut sets = [
+            sq.of(own & !kings),
+            sq.of(own & kings),
+            sq.of(other & !kings),
+            sq.of(other & kings),
+        ];
+        if pos.side_to_move() == Color::Black {
+            sets = sets.map(|s| sq.rotate(s));
+        }
+        self.value(sets)
+    }
+
+    /// Solves the positions of one class (the classes it leads to are solved), level by
+    /// level: at level `v` it settles the positions whose stored value is `v` (`v − 1` plies to
+    /// the end; losses at odd levels, wins at even ones, so the positions of one level never
+    /// decide each other). A position is looked at again only when a move of its class leads
+    /// to a position settled at the level before (its predecessors are found by taking a move
+    /// back), or at the level its value points to when it is known early: so every distance is
+    /// exact, and the work grows with the moves of the class rather than with its longest
+    /// distance.
+    fn solve_class<R: Rules>(&mut self, members: &[Block]) {
+        // Positions to look at, by level.
+        let mut waiting: Vec<Vec<u32>> = vec![Vec::new(); usize::from(u8::MAX) + 1];
+        // The class's indices, a part of each block for each thread (the parts of one thread
+        // together, so that the threads share every block alike).
+        let segments: Vec<(usize, usize, usize)> = (0..THREADS)
+            .flat_map(|t| {
+                members.iter().enumerate().map(move |(b, block)| {
+                    let n = block.len();
+                    (b, n * t / THREADS, n * (t + 1) / THREADS)
+                })
+            })
+            .collect();
+        let this = &*self;
+        let size = members.iter().map(Block::len).sum();
+        let scans = in_parallel(segments.len(), size, |range| {
+            let mut list = Vec::new();
+            let mut legal = 0u64;
+            let mut found = Vec::new();
+            for &(b, start, end) in &segments[range] {
+                let block = &members[b];
+                for i in start..end {
+                    let Some(pos) = this.decode::<R>(block, i) else {
+                        continue;
+                    };
+                    legal += 1;
+                    // Only the moves that leave the class count yet (the others lead to
+                    // draws for now): a capture into a lost position makes a win, and a
+                    // position whose every move leaves the class is settled by them.
+                    if let Some(v) = this.solve::<R>(&pos, &mut list) {
+                        found.push((usize::from(v), (block.offset + i) as u32));
+                    }
+                }
+            }
+            (legal, found)
+        });
+        let mut legal = 0;
+        for (n, found) in scans {
+            legal += n;
+            for (v, index) in found {
+                waiting[v].push(index);
+            }
+        }
+        let mut triggered: Vec<u32> = Vec::new();
+        let mut counts = [0u64; 2];
+        for level in 1..waiting.len() {
+            if waiting[level..].iter().all(Vec::is_empty) && triggered.is_empty() {
+                break;
+            }
+            let mut candidates = std::mem::take(&mut waiting[level]);
+            candidates.append(&mut triggered);
+            candidates.sort_unstable();
+            candidates.dedup();
+            // A position settled at this level cannot settle another at the same level (one
+            // level holds only wins or only losses), so the threads may store as they go.
+            let this = &*self;
+            let parts = in_parallel(candidates.len(), candidates.len(), |range| {
+                let mut list = Vec::new();
+                let (mut settled, mut later, mut next) = (0u64, Vec::new(), Vec::new());
+                for &index in &candidates[range] {
+                    if this.values[index as usize].load(Relaxed) != 0 {
+                        continue;
+                    }
+                    let (block, i) = Self::locate(members, index);
+                    let pos = this.decode::<R>(block, i).expect("a legal placement");
+                    match this.solve::<R>(&pos, &mut list).map(usize::from) {
+                        Some(v) if v <= level => {
+                            debug_assert_eq!(v, level, "a distance found late");
+                            this.values[index as usize].store(level as u8, Relaxed);
+                            settled += 1;
+                            this.predecessors::<R>(this.sets(block, i), &mut next);
+                        }
+                        Some(v) => later.push((v, index)),
+                        None => {}
+                    }
+                }
+                (settled, later, next)
+            });
+            for (settled, later, mut next) in parts {
+                counts[(level - 1) % 2] += settled;
+                for (v, index) in later {
+                    waiting
+                        .get_mut(v)
+                        .expect("a distance within the database's range")
+                        .push(index);
+                }
+                triggered.append(&mut next);
+            }
+        }
+        // Wins are at even levels (odd distances), losses at odd ones.
+        self.counts[0] += counts[1];
+        self.counts[1] += counts[0];
+        self.counts[2] += legal - counts[0] - counts[1];
+    }
+
+    /// The block of a class holding `index`, and the index within it.
+    fn locate(members: &[Block], index: u32) -> (&Block, usize) {
+        let index = index as usize;
+        let b = members.partition_point(|b| b.offset + b.len() <= index);
+        (&members[b], index - members[b].offset)
+    }
+
+    /// The indices of the positions of the same class (White to move) with a quiet move to the
+    /// position `sets` (White to move): turned round, the position before Black's last move.
+    fn predecessors<R: Rules>(&self, sets: [u32; GROUPS], out: &mut Vec<u32>) {
+        let [wm, wk, bm, bk] = sets;
+        let empty = !(wm | wk | bm | bk);
+        let sq = &self.squares;
+        let mut push = |bm: u32, bk: u32| {
+            let before = [bm, bk, wm, wk].map(|s| sq.rotate(s));
+            out.push(self.index(before) as u32);
+        };
+        // A black man came from the row above (Black's men move down).
+        for s in Bits(bm) {
+            for d in UP {
+                let from = sq.step[d][s as usize];
+                if from != u8::MAX && empty >> from & 1 != 0 {
+                    push(bm ^ (1 << s) ^ (1 << from), bk);
+                }
+            }
+        }
+        for s in Bits(bk) {
+            for d in 0..4 {
+                let mut from = sq.step[d][s as usize];
+                while from != u8::MAX && empty >> from & 1 != 0 {
+                    push(bm, bk ^ (1 << s) ^ (1 << from));
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    from = sq.step[d][from as usize];
+                }
+            }
+        }
+    }
+
+    /// Settles a position (White to move) from its moves, if the values known so far allow.
+    fn solve<R: Rules>(&self, pos: &Position<R>, list: &mut Vec<Move<Bb<R>>>) -> Option<u16> {
+        list.clear();
+        pos.legal_moves(list);
+        let mut quickest_win = None::<u16>;
+        let mut longest_loss = 0;
+        let mut all_lose = true;
+        for m in list.iter() {
+            let child = pos.play_unchecked(m);
+            // The value from the child's side to move (Black): no pieces left is lost in 0.
+            let v = if child.pieces(Color::Black).is_empty() {
+                1
+            } else {
+                self.value_of(&child)
+            };
+            match Outcome::from_value(v) {
+                Outcome::Loss(_) => quickest_win = Some(quickest_win.map_or(v, |w| w.min(v))),
+                Outcome::Win(_) => longest_loss = longest_loss.max(v),
+                Outcome::Draw => all_lose = false,
+            }
+        }
+        match quickest_win {
+            // The child is lost in d (stored d + 1): this position is won in d + 1.
+            Some(v) => Some(v + 1),
+            None if all_lose => Some(longest_loss + 1),
+            None => None,
+        }
+    }
+
+    /// The result of `pos` with best play, if it has at most [`MAX_PIECES`] pieces and both
+    /// sides have a piece.
+    #[inline]
+    pub fn probe<R: Rules>(&self, pos: &Position<R>) -> Option<Outcome> {
+        let n = pos.occupied().count();
+        if n > MAX_PIECES
+            || pos.pieces(Color::White).is_empty()
+            || pos.pieces(Color::Black).is_empty()
+        {
+            return None;
+        }
+        Some(Outcome::from_value(self.value_of(pos)))
+    }
+
+    /// Best play from `pos` while the database knows it is won or lost, at most `max` moves:
+    /// the winner's quickest way to the end and the loser's longest resistance.
+    pub fn line<R: Rules>(&self, pos: &Position<R>, max: usize) -> Vec<Move<Bb<R>>> {
+        let mut line = Vec::new();
+        let mut pos = *pos;
+        while line.len() < max {
+            if !matches!(self.probe(&pos), Some(Outcome::Win(_) | Outcome::Loss(_))) {
+                break;
+            }
+            // The value of each move from the mover's view: a child lost sooner is better,
+            // and of children won, the one won later.
+            let best = pos.legal_move_vec().into_iter().max_by_key(|m| {
+                match self.probe(&pos.play_unchecked(m)) {
+                    None => i64::MAX, // the opponent has no piece left
+                    Some(Outcome::Loss(d)) => i64::MAX - 1 - i64::from(d),
+                    Some(Outcome::Draw) => 0,
+                    Some(Outcome::Win(d)) => -i64::from(u32::MAX) + i64::from(d),
+                }
+            });
+            let Some(m) = best else { break };
+            pos = pos.play_unchecked(&m);
+            line.push(m);
+        }
+        line
+    }
+
+    /// Positions (White to move) won, lost and drawn for the side to move.
+    pub fn counts(&self) -> [u64; 3] {
+        self.counts
+    }
+
+    /// The number of places in the database (placements whose pieces overlap included).
+    pub fn size(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The longest win or loss, in plies.
+    pub fn longest(&self) -> u32 {
+        self.values
+            .iter()
+            .map(|v| u32::from(v.load(Relaxed).saturating_sub(1)))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Threads a build uses.
+const THREADS: usize = 2;
+
+/// Runs `f` over `0..n` cut into one range per thread (on this thread alone if `work`, the
+/// positions it stands for, is small), and returns the results in the order of the ranges.
+fn in_parallel<T: Send>(
+    n: usize,
+    work: usize,
+    f: impl Fn(core::ops::Range<usize>) -> T + Sync,
+) -> Vec<T> {
+    if work < 4096 {
+        return vec![f(0..n)];
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..THREADS)
+            .map(|t| scope.spawn(move || f(n * t / THREADS..n * (t + 1) / THREADS)))
+            .collect();
+        parts
+            .into_iter()
+            .map(|h| h.join().expect("an endgame database thread"))
+            .collect()
+    })
+}
+
+/// Every `k`-member subset of `0..n` as a bit set, in increasing order (which is the order of
+/// the combinatorial ranks [`Table::rank`] gives).
+fn subsets(n: u32, k: u32) -> impl Iterator<Item = u32> {
+    let first = if k == 0 { 0 } else { (1u64 << k) - 1 };
+    let end = 1u64 << n;
+    let mut next = (k <= n).then_some(first);
+    core::iter::from_fn(move || {
+        let x = next?;
+        next = if x == 0 {
+            None
+        } else {
+            // The next larger number with as many bits set.
+            let c = x & x.wrapping_neg();
+            let r = x + c;
+            let y = (((r ^ x) >> 2) / c) | r;
+            (y < end).then_some(y)
+        };
+        Some(x as u32)
+    })
+}
+
+/// The signatures with `total` pieces, both sides having at least one.
+fn all_signatures(total: u32) -> impl Iterator<Item = Signature> {
+    (0..=total)
+        .flat_map(move |wm| {
+            (0..=total - wm).flat_map(move |wk| {
+                (0..=total - wm - wk).map(move |bm| [wm, wk, bm, total - wm - wk - bm])
+            })
+        })
+        .filter(|s| s[0] + s[1] > 0 && s[2] + s[3] > 0)
+}
+
+/// Where the database of one rule set is built and kept.
+#[derive(Default)]
+struct Slot {
+    table: OnceLock<Arc<Table>>,
+    started: std::sync::atomic::AtomicBool,
+}
+
+fn slot<R: Rules>() -> Arc<Slot> {
+    static SLOTS: OnceLock<Mutex<HashMap<TypeId, Arc<Slot>>>> = OnceLock::new();
+    let mut map = SLOTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    Arc::clone(map.entry(TypeId::of::<R>()).or_default())
+}
+
+/// The database of rule set `R`, built on first use (a few seconds; a build already under way
+/// is waited for) and shared after; `None` for rule sets without one.
+pub fn table<R: Rules>() -> Option<Arc<Table>> {
+    if !supported::<R>() {
+        return None;
+    }
+    let slot = slot::<R>();
+    slot.started.store(true, Relaxed);
+    Some(Arc::clone(
+        slot.table.get_or_init(|| Arc::new(Table::build::<R>())),
+    ))
+}
+
+/// The database of rule set `R` if it is built; if not, starts building it (see [`prepare`]).
+pub fn ready<R: Rules>() -> Option<Arc<Table>> {
+    prepare::<R>();
+    if !supported::<R>() {
+        return None;
+    }
+    slot::<R>().table.get().cloned()
+}
+
+/// The database of a variant's rule set (built on first use), if it has one.
+pub fn for_variant(variant: Variant) -> Option<Arc<Table>> {
+    with_rules!(variant, R => table::<R>())
+}
+
+/// The result of a position of any variant with best play and the line of it (at most
+/// `max_line` moves), if the position is one of its database's; builds the database if needed.
+pub fn lookup(pos: &AnyPosition, max_line: usize) -> Option<(Outcome, Vec<AnyMove>)> {
+    with_rules!(pos.variant(), R => {
+        let table = table::<R>()?;
+        let p = pos.to_position::<R>();
+        let outcome = table.probe(&p)?;
+        Some((outcome, table.line(&p, max_line).iter().map(|m| m.to_any()).collect()))
+    })
+}
+
+/// Starts building the database of rule set `R` on a thread of its own, unless it is built or
+/// being built (or `R` has none).
+pub fn prepare<R: Rules>() {
+    if supported::<R>() && !slot::<R>().started.swap(true, Relaxed) {
+        std::thread::spawn(table::<R>);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Engine, EngineOptions, Limits, Score};
+    use dama_core::rules::{English, International, Russian, RussianGiveaway};
+    use dama_core::{AnyPosition, Variant};
+
+    fn probe<R: Rules>(variant: Variant, fen: &str) -> Outcome {
+        let pos = AnyPosition::from_fen(variant, fen).expect("a test position");
+        table::<R>()
+            .expect("a database")
+            .probe(&pos.to_position::<R>())
+            .expect("a position of the database")
+    }
+
+    #[test]
+    fn only_the_8x8_boards_with_the_ordinary_goal_have_one() {
+        assert!(supported::<English>() && supported::<Russian>());
+        assert!(!supported::<International>() && !supported::<RussianGiveaway>());
+        assert!(table::<International>().is_none());
+    }
+
+    /// Every rule set with a database builds one whose distances fit their bytes.
+    fn builds<R: Rules>(variant: Variant) {
+        let t = table::<R>().expect("a database");
+        let [won, lost, drawn] = t.counts();
+        assert!(won > 0 && lost > 0 && drawn > 0, "{variant}");
+        assert!(t.longest() < 255, "{variant}");
+    }
+
+    #[test]
+    fn every_8x8_rule_set_with_the_ordinary_goal_builds() {
+        use dama_core::rules::{Brazilian, Czech, Italian, Pool, Spanish};
+        builds::<English>(Variant::English);
+        builds::<Russian>(Variant::Russian);
+        builds::<Brazilian>(Variant::Brazilian);
+        builds::<Pool>(Variant::Pool);
+        builds::<Italian>(Variant::Italian);
+        builds::<Spanish>(Variant::Spanish);
+        builds::<Czech>(Variant::Czech);
+    }
+
+    #[test]
+    fn english_endings() {
+        // Two kings against one win; one against one, both in double corners, is drawn.
+        assert!(matches!(
+            probe::<English>(Variant::English, "W:WK1,K2:BK32"),
+            Outcome::Win(_)
+        ));
+        assert!(matches!(
+            probe::<English>(Variant::English, "B:WK1,K2:BK32"),
+            Outcome::Loss(_)
+        ));
+        assert_eq!(
+            probe::<English>(Variant::English, "B:WK32:BK1"),
+            Outcome::Draw
+        );
+        // A lone king in a single corner is trapped by the other with the opposition.
+        assert_eq!(
+            probe::<English>(Variant::English, "B:WK29:BK4"),
+            Outcome::Win(11)
+        );
+        // Two men against two kings: lost in 14 plies (the search finds the same alone).
+        assert_eq!(
+            probe::<English>(Variant::English, "W:W21,29:BK15,K18"),
+            Outcome::Loss(14)
+        );
+        // Black takes White's last man: won in one ply.
+        assert_eq!(
+            probe::<English>(Variant::English, "B:W18:B14"),
+            Outcome::Win(1)
+        );
+    }
+
+    #[test]
+    fn russian_endings() {
+        // Three kings against one win when they hold the main road (a1-h8)...
+        assert!(matches!(
+            probe::<Russian>(Variant::Russian, "W:WKa1,Kc1,Ke1:BKh2"),
+            Outcome::Win(_)
+        ));
+        // ...and not when the lone king holds it.
+        assert_eq!(
+            probe::<Russian>(Variant::Russian, "W:WKc1,Ke1,Kg1:BKa1"),
+            Outcome::Draw
+        );
+        assert_eq!(
+            probe::<Russian>(Variant::Russian, "W:WKc1,Ke1:BKa1"),
+            Outcome::Draw
+        );
+    }
+
+    /// Every stored value agrees with the values of the moves: the fixed point the build
+    /// looks for, checked on a sample of positions of every class.
+    fn consistent<R: Rules>() {
+        let t = table::<R>().expect("a database");
+        let mut list = Vec::new();
+        let mut checked = 0;
+        for block in t.blocks.iter().flatten() {
+            let step = (block.len() / 3000).max(1);
+            for i in (0..block.len()).step_by(step) {
+                let Some(pos) = t.decode::<R>(block, i) else {
+                    continue;
+                };
+                let stored = Outcome::from_value(t.value_of(&pos));
+                list.clear();
+                pos.legal_moves(&mut list);
+                let children: Vec<Outcome> = list
+                    .iter()
+                    .map(|m| {
+                        let child = pos.play_unchecked(m);
+                        t.probe(&child).unwrap_or(Outcome::Loss(0))
+                    })
+                    .collect();
+                let quickest = children
+                    .iter()
+                    .filter_map(|o| match o {
+                        Outcome::Loss(d) => Some(d + 1),
+                        _ => None,
+                    })
+                    .min();
+                let expected = match quickest {
+                    Some(d) => Outcome::Win(d),
+                    None if children.contains(&Outcome::Draw) => Outcome::Draw,
+                    None => Outcome::Loss(
+                        children
+                            .iter()
+                            .map(|o| match o {
+                                Outcome::Win(d) => d + 1,
+                                _ => 0,
+                            })
+                            .max()
+                            .unwrap_or(0),
+                    ),
+                };
+                assert_eq!(stored, expected, "{pos:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "{checked} positions checked");
+    }
+
+    #[test]
+    fn english_values_agree_with_their_moves() {
+        consistent::<English>();
+    }
+
+    #[test]
+    fn russian_values_agree_with_their_moves() {
+        consistent::<Russian>();
+    }
+
+    #[test]
+    fn the_engine_plays_and_reports_from_the_database() {
+        let root = AnyPosition::from_fen(Variant::English, "W:W21,29:BK15,K18").unwrap();
+        let mut engine = Engine::new(EngineOptions::default());
+        engine.set_position(root, &[]);
+        let result = engine.search(Limits::depth(3), |_| {});
+        assert_eq!(result.score, Score::Loss(14));
+        // The line goes on from the database to the end of the game.
+        assert_eq!(result.pv.len(), 14);
+        let end = result
+            .pv
+            .iter()
+            .try_fold(root, |p, m| p.play(m))
+            .expect("a legal line");
+        assert!(end.legal_moves().is_empty());
+    }
+
+    #[test]
+    fn gentler_levels_do_not_use_it() {
+        let root = AnyPosition::from_fen(Variant::English, "W:W21,29:BK15,K18").unwrap();
+        let mut engine = Engine::new(EngineOptions {
+            level: crate::Level::new(9).unwrap(),
+            ..EngineOptions::default()
+        });
+        engine.set_position(root, &[]);
+        let result = engine.search(Limits::depth(3), |_| {});
+        assert!(!result.score.is_decisive(), "{:?}", result.score);
+    }
+}
