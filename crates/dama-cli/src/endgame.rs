@@ -9,7 +9,7 @@ use std::time::Instant;
 /// Options of `dama endgame`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Variant key (an 8x8 variant with the ordinary goal: russian, english, pool, ...).
+    /// Variant key (an 8x8 variant: russian, english, pool, russian-giveaway, ...).
     #[arg(long, short = 'v', default_value = "russian")]
     variant: String,
     /// Positions to look up, in FEN (PDN 3.0), e.g. "W:W21,29:BK15,K18".
@@ -29,7 +29,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let start = Instant::now();
     let table = endgame::for_variant(variant).ok_or_else(|| {
         CliError(format!(
-            "{variant} has no endgame database (only the 8x8 variants with the ordinary goal)"
+            "{variant} has no endgame database (only the 8x8 variants have one)"
         ))
     })?;
     let [won, lost, drawn] = table.counts();
@@ -48,9 +48,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             );
             continue;
         };
+        let plies = |d: u32| format!("{d} {}", if d == 1 { "ply" } else { "plies" });
         let text = match outcome {
-            Outcome::Win(d) => format!("the side to move wins in {d} plies"),
-            Outcome::Loss(d) => format!("the side to move loses in {d} plies"),
+            Outcome::Win(d) => format!("the side to move wins in {}", plies(d)),
+            Outcome::Loss(d) => format!("the side to move loses in {}", plies(d)),
             Outcome::Draw => "a draw".to_string(),
         };
         println!("{fen}: {text}");

@@ -1,21 +1,24 @@
-//! An endgame database for the 8x8 variants: every position with up to [`MAX_PIECES`] pieces,
-//! solved in memory the first time a search of the rule set asks for it.
+//! An endgame database for the 8x8 variants (the giveaway goal included): every position with
+//! up to [`MAX_PIECES`] pieces, solved in memory the first time a search of the rule set asks
+//! for it.
 //!
 //! The database holds, for each position with White to move (a position with Black to move is
 //! looked up turned half-way round, colours swapped), whether the side to move wins, loses or
-//! draws with best play, and for a win or a loss how many plies the winner needs. It is built by
-//! iteration to a fixed point, material class by material class: a position where the side to
-//! move has no move is lost in 0; a position with a move to a lost position is won, one more ply
-//! than the quickest such loss; a position whose every move leads to a won position is lost, one
-//! more ply than the longest such win; whatever is never settled is a draw. Captures lead to
-//! classes with fewer pieces and crownings to classes with fewer men, which are solved first, so
-//! a class only waits on itself.
+//! draws with best play, and for a win or a loss in how many plies: the winner's quickest win
+//! against the loser's longest defence. A position where the side to move has no move is lost
+//! in 0 (won in 0 with the giveaway goal); a position with a move to a position lost in `d` (and none lost sooner) is won in
+//! `d + 1`; a position whose every move leads to a won position is lost in one ply more than
+//! the longest of those wins; whatever is never settled is a draw.
 //!
-//! Each stored distance is one that the winner can keep to: a won position has a move to a
-//! position lost in one ply fewer, and every move of a lost position leads to a win in at most
-//! one ply fewer, so a search that follows the distances makes progress. Distances are
-//! counted as the rules of moving alone give them; the move-count draw rules are the
-//! searcher's business ([`Outcome`] is exact only while no such rule can end the game first).
+//! The build goes material class by material class: captures lead to classes with fewer
+//! pieces and crownings to classes with fewer men, which are solved first, so a class only
+//! waits on itself. Within a class it settles the positions level by level — those lost in 0,
+//! then those won in 1, lost in 2, and so on — and looks at a position again only when one of
+//! its moves leads to a position settled at the level before (the positions with a move to a
+//! given one are found by taking a move back), so that the work grows with the moves of the
+//! class rather than with its longest result. Distances are counted as the rules of moving
+//! alone give them; the move-count draw rules are the searcher's business ([`Outcome`] is
+//! exact only while no such rule can end the game first).
 
 use dama_core::position::Bb;
 use dama_core::rules::Goal;
@@ -36,7 +39,7 @@ const SQUARES: usize = 32;
 /// The result of a position with best play, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// The side to move wins within this many plies.
+    /// The side to move wins in this many plies.
     Win(u32),
     /// The side to move loses in this many plies.
     Loss(u32),
@@ -45,21 +48,23 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Decodes a stored value: 0 is a draw, `d + 1` a result in `d` plies (odd: a win, even:
-    /// a loss, since the side that cannot move is always the one to move).
-    fn from_value(v: u16) -> Outcome {
+    /// Decodes a stored value: 0 is a draw, `d + 1` a result in `d` plies. The game ends with
+    /// the side to move unable to move (or without pieces), so the parity of `d` tells who
+    /// wins: with the ordinary goal odd distances are wins and even ones losses, with the
+    /// giveaway goal the other way round.
+    fn from_value(v: u16, giveaway: bool) -> Outcome {
         match v {
             0 => Outcome::Draw,
-            v if (v - 1) % 2 == 1 => Outcome::Win(u32::from(v - 1)),
+            v if ((v - 1) % 2 == 1) != giveaway => Outcome::Win(u32::from(v - 1)),
             v => Outcome::Loss(u32::from(v - 1)),
         }
     }
 }
 
-/// Whether a rule set has a database: the 8x8 board, the ordinary goal, no Frisian king-move
-/// counters (which the database's positions do not carry).
+/// Whether a rule set has a database: the 8x8 board and no Frisian king-move counters (which
+/// the database's positions do not carry).
 pub fn supported<R: Rules>() -> bool {
-    R::G::SQUARES as usize == SQUARES && R::GOAL == Goal::Normal && R::KING_MOVE_LIMIT == 0
+    R::G::SQUARES as usize == SQUARES && R::KING_MOVE_LIMIT == 0
 }
 
 /// How the squares are numbered inside the database.
@@ -221,6 +226,8 @@ pub struct Table {
     values: Vec<AtomicU8>,
     /// Positions per outcome: won, lost, drawn (White to move, legal placements only).
     counts: [u64; 3],
+    /// The giveaway goal: a side without moves wins.
+    giveaway: bool,
 }
 
 impl std::fmt::Debug for Table {
@@ -281,6 +288,7 @@ impl Table {
             blocks,
             values: (0..offset).map(|_| AtomicU8::new(0)).collect(),
             counts: [0; 3],
+            giveaway: R::GOAL == Goal::Giveaway,
         };
         // Classes: the same number of pieces and of men. Fewer pieces first (captures), then
         // fewer men (crownings).
@@ -383,7 +391,7 @@ impl Table {
 
     /// Solves the positions of one class (the classes it leads to are solved), level by
     /// level: at level `v` it settles the positions whose stored value is `v` (`v − 1` plies to
-    /// the end; losses at odd levels, wins at even ones, so the positions of one level never
+    /// the end; one level holds only wins or only losses, so the positions of one level never
     /// decide each other). A position is looked at again only when a move of its class leads
     /// to a position settled at the level before (its predecessors are found by taking a move
     /// back), or at the level its value points to when it is known early: so every distance is
@@ -478,9 +486,14 @@ impl Table {
                 triggered.append(&mut next);
             }
         }
-        // Wins are at even levels (odd distances), losses at odd ones.
-        self.counts[0] += counts[1];
-        self.counts[1] += counts[0];
+        // counts[k]: the positions settled at distances of parity k.
+        let (won, lost) = if self.giveaway {
+            (counts[0], counts[1])
+        } else {
+            (counts[1], counts[0])
+        };
+        self.counts[0] += won;
+        self.counts[1] += lost;
         self.counts[2] += legal - counts[0] - counts[1];
     }
 
@@ -533,18 +546,20 @@ impl Table {
         let mut all_lose = true;
         for m in list.iter() {
             let child = pos.play_unchecked(m);
-            // The value from the child's side to move (Black): no pieces left is lost in 0.
+            // The value from the child's side to move (Black): no pieces left ends the game
+            // at once (the same as no moves).
             let v = if child.pieces(Color::Black).is_empty() {
                 1
             } else {
                 self.value_of(&child)
             };
-            match Outcome::from_value(v) {
+            match Outcome::from_value(v, self.giveaway) {
                 Outcome::Loss(_) => quickest_win = Some(quickest_win.map_or(v, |w| w.min(v))),
                 Outcome::Win(_) => longest_loss = longest_loss.max(v),
                 Outcome::Draw => all_lose = false,
             }
         }
+        // Without moves, `all_lose` holds and the value is 1: the end of the game.
         match quickest_win {
             // The child is lost in d (stored d + 1): this position is won in d + 1.
             Some(v) => Some(v + 1),
@@ -564,7 +579,16 @@ impl Table {
         {
             return None;
         }
-        Some(Outcome::from_value(self.value_of(pos)))
+        Some(Outcome::from_value(self.value_of(pos), self.giveaway))
+    }
+
+    /// The result of `pos` for its side to move: [`Table::probe`], or the end of the game if
+    /// that side has no piece left.
+    fn result<R: Rules>(&self, pos: &Position<R>) -> Option<Outcome> {
+        if pos.pieces(pos.side_to_move()).is_empty() {
+            return Some(Outcome::from_value(1, self.giveaway));
+        }
+        self.probe(pos)
     }
 
     /// Best play from `pos` while the database knows it is won or lost, at most `max` moves:
@@ -579,8 +603,8 @@ impl Table {
             // The value of each move from the mover's view: a child lost sooner is better,
             // and of children won, the one won later.
             let best = pos.legal_move_vec().into_iter().max_by_key(|m| {
-                match self.probe(&pos.play_unchecked(m)) {
-                    None => i64::MAX, // the opponent has no piece left
+                match self.result(&pos.play_unchecked(m)) {
+                    None => i64::MIN,
                     Some(Outcome::Loss(d)) => i64::MAX - 1 - i64::from(d),
                     Some(Outcome::Draw) => 0,
                     Some(Outcome::Win(d)) => -i64::from(u32::MAX) + i64::from(d),
@@ -748,9 +772,10 @@ mod tests {
     }
 
     #[test]
-    fn only_the_8x8_boards_with_the_ordinary_goal_have_one() {
+    fn only_the_8x8_boards_have_one() {
         assert!(supported::<English>() && supported::<Russian>());
-        assert!(!supported::<International>() && !supported::<RussianGiveaway>());
+        assert!(supported::<RussianGiveaway>());
+        assert!(!supported::<International>());
         assert!(table::<International>().is_none());
     }
 
@@ -763,8 +788,9 @@ mod tests {
     }
 
     #[test]
-    fn every_8x8_rule_set_with_the_ordinary_goal_builds() {
+    fn every_8x8_rule_set_builds() {
         use dama_core::rules::{Brazilian, Czech, Italian, Pool, Spanish};
+        builds::<RussianGiveaway>(Variant::RussianGiveaway);
         builds::<English>(Variant::English);
         builds::<Russian>(Variant::Russian);
         builds::<Brazilian>(Variant::Brazilian);
@@ -836,14 +862,14 @@ mod tests {
                 let Some(pos) = t.decode::<R>(block, i) else {
                     continue;
                 };
-                let stored = Outcome::from_value(t.value_of(&pos));
+                let stored = Outcome::from_value(t.value_of(&pos), t.giveaway);
                 list.clear();
                 pos.legal_moves(&mut list);
                 let children: Vec<Outcome> = list
                     .iter()
                     .map(|m| {
                         let child = pos.play_unchecked(m);
-                        t.probe(&child).unwrap_or(Outcome::Loss(0))
+                        t.result(&child).expect("a position of the database")
                     })
                     .collect();
                 let quickest = children
@@ -854,6 +880,8 @@ mod tests {
                     })
                     .min();
                 let expected = match quickest {
+                    // No move: the end of the game, lost or (giveaway) won.
+                    _ if children.is_empty() => Outcome::from_value(1, t.giveaway),
                     Some(d) => Outcome::Win(d),
                     None if children.contains(&Outcome::Draw) => Outcome::Draw,
                     None => Outcome::Loss(
@@ -864,7 +892,7 @@ mod tests {
                                 _ => 0,
                             })
                             .max()
-                            .unwrap_or(0),
+                            .expect("a move"),
                     ),
                 };
                 assert_eq!(stored, expected, "{pos:?}");
@@ -882,6 +910,26 @@ mod tests {
     #[test]
     fn russian_values_agree_with_their_moves() {
         consistent::<Russian>();
+    }
+
+    #[test]
+    fn russian_giveaway_values_agree_with_their_moves() {
+        consistent::<RussianGiveaway>();
+    }
+
+    #[test]
+    fn giveaway_endings() {
+        // Black must take White's last man, which leaves White without pieces: in giveaway
+        // that is White's win, Black's loss in one ply.
+        assert_eq!(
+            probe::<RussianGiveaway>(Variant::RussianGiveaway, "B:Wc3:Bd4"),
+            Outcome::Loss(1)
+        );
+        // The same position is Black's win in the ordinary game.
+        assert_eq!(
+            probe::<Russian>(Variant::Russian, "B:Wc3:Bd4"),
+            Outcome::Win(1)
+        );
     }
 
     #[test]

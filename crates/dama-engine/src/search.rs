@@ -1339,4 +1339,34 @@ mod tests {
         assert!(PARAMS.with_overrides("lmr_divisor=0").is_err());
         assert!(PARAMS.with_overrides("probcut_depth").is_err());
     }
+
+    /// The endgame database's results are trusted only within the shortest endgame rule that
+    /// a position of four pieces or fewer can bring.
+    #[test]
+    fn endgame_floors_follow_the_variants_rules() {
+        use dama_core::game::{DrawRules, GameOptions};
+        use dama_core::Variant;
+        let floor = |variant, options| {
+            let rules = DrawRules::of(variant, options);
+            DrawConfig {
+                no_capture: rules.no_capture,
+                kings_only: rules.kings_only,
+                no_capture_or_crowning: rules.no_capture_or_crowning,
+                endgame: rules.endgame,
+            }
+            .endgame_floor()
+        };
+        let plain = GameOptions::default();
+        assert_eq!(floor(Variant::English, plain), u32::MAX);
+        // Three kings against one: 15 moves.
+        assert_eq!(floor(Variant::Russian, plain), 30);
+        // The federation's rules: two pieces against a king, 5 moves.
+        let official = GameOptions {
+            russian_official_draws: true,
+            ..plain
+        };
+        assert_eq!(floor(Variant::Russian, official), 10);
+        // FMJD: a king and a piece against a king, 5 moves.
+        assert_eq!(floor(Variant::Brazilian, plain), 10);
+    }
 }
