@@ -128,6 +128,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             );
         }
     };
+    engine.wait_for_endgame_database();
     let result = engine.search(limits, print);
     match result.best_move {
         None => println!(

@@ -273,6 +273,7 @@ fn judge_game(
             },
             None => {
                 engine.set_game(&game);
+                engine.wait_for_endgame_database();
                 let r = engine.search(*limits, |_| {});
                 Judged {
                     score: r.score,

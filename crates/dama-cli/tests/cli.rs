@@ -379,6 +379,22 @@ fn endgame_gives_the_result_and_the_line_of_small_endings() {
     assert!(out.contains("\n  29-25 18-14 "), "{out}");
     assert!(out.contains(" 13-9 14x5\n"), "{out}");
     assert!(out.contains("B:WK32:BK1: a draw"), "{out}");
+    // Analysis on the clock waits for the database once, and gives its result and line.
+    let o = dama(&[
+        "analyse",
+        "-v",
+        "english",
+        "--fen",
+        "W:W21,29:BK15,K18",
+        "--time",
+        "0.3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("best move 29-25  score loss in 14  line 29-25 18-14 "),
+        "{out}"
+    );
     // More pieces than the database holds.
     let o = dama(&["endgame", "-v", "english", "W:W21,22,29:BK15,K18"]);
     assert!(stdout(&o).contains("not in the database"), "{}", stdout(&o));

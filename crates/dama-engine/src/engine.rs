@@ -287,6 +287,17 @@ impl Engine {
         }
     }
 
+    /// Waits until the endgame database the searches from the current position use is built,
+    /// if they use one (level 10, an 8x8 board, few enough pieces). A search on the clock does
+    /// not wait for it by itself (it uses the database once it is ready), so a tool that
+    /// analyses one position calls this first.
+    pub fn wait_for_endgame_database(&self) {
+        let root = self.root;
+        if self.options.level == Level::MAX && pieces(&root) <= Params::current().endgame_root {
+            let _ = endgame::for_variant(root.variant());
+        }
+    }
+
     /// Sets the position of a game, with its history.
     pub fn set_game(&mut self, game: &Game) {
         let positions = game.positions();
