@@ -22,15 +22,16 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The principal variation `pv` from `root`, continued from the endgame database (the
-/// search stops where the database knows the result).
+/// The principal variation `pv` from `root`, continued from the endgame database when the
+/// search's `score` is a forced result (the search stops where the database knows it).
 fn with_database_line<R: Rules>(
     root: &Position<R>,
     pv: &[Move<Bb<R>>],
+    score: i32,
     db: Option<&endgame::Table>,
 ) -> Vec<AnyMove> {
     let mut line: Vec<AnyMove> = pv.iter().map(|m| m.to_any()).collect();
-    if let Some(db) = db {
+    if let Some(db) = db.filter(|_| Score::from_internal(score).is_decisive()) {
         let end = pv.iter().fold(*root, |p, m| p.play_unchecked(m));
         line.extend(db.line(&end, ENDGAME_LINE).iter().map(|m| m.to_any()));
     }
@@ -498,9 +499,9 @@ impl Job {
             Some(p) if p.model.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(p)),
             _ => Evaluator::Linear(self.weights),
         };
-        // The endgame database plays at full strength only, like the built-in models.
         let search_params = Params::current();
-        // A search on the clock does not wait for the database to be built (it takes it if it
+        // The endgame database plays at full strength only, like the built-in models. A
+        // search on the clock does not wait for the database to be built (it takes it if it
         // is ready); one to a depth or a node count does, so that it gives the same result
         // whenever it runs.
         let on_clock = self.limits.move_time.is_some() || self.limits.clock.is_some();
@@ -544,7 +545,7 @@ impl Job {
             nodes: it.nodes,
             nps: nps(it.nodes, it.time),
             time: it.time,
-            pv: with_database_line(&root, &it.pv, shared.endgame.as_deref()),
+            pv: with_database_line(&root, &it.pv, it.score, shared.endgame.as_deref()),
             hashfull: self.tt.hashfull(),
         };
         let control = &self.control;
@@ -638,7 +639,7 @@ impl Job {
                 seldepth: it.seldepth,
                 nodes,
                 time,
-                pv: with_database_line(&root, &it.pv, shared.endgame.as_deref()),
+                pv: with_database_line(&root, &it.pv, it.score, shared.endgame.as_deref()),
             },
             None => self.no_move(&root, nodes, time),
         }
