@@ -34,11 +34,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     })?;
     let [won, lost, drawn] = table.counts();
     println!(
-        "{variant}: every position of up to {MAX_PIECES} pieces, built in {:.1} s",
-        start.elapsed().as_secs_f64()
+        "{variant}: every position of up to {MAX_PIECES} pieces, built in {:.1} s ({} bytes)",
+        start.elapsed().as_secs_f64(),
+        table.size()
     );
     println!(
-        "side to move wins {won}, loses {lost}, draws {drawn}; the longest result takes {} plies",
+        "White to move: wins {won}, loses {lost}, draws {drawn}; the longest result takes {} plies",
         table.longest()
     );
     for (fen, pos) in args.fens.iter().zip(&positions) {

@@ -44,6 +44,13 @@ const ENDGAME_LINE: usize = 40;
 /// How many pieces before the searches use the endgame database its build starts.
 const ENDGAME_AHEAD: u32 = 8;
 
+/// Whether searches at `level` from a root with `pieces` pieces (less `ahead`) use the endgame
+/// database: level 10 only, like the built-in models, and few enough pieces
+/// ([`Params::endgame_root`]).
+fn uses_endgame_database(level: Level, pieces: u32, ahead: u32) -> bool {
+    level == Level::MAX && pieces <= Params::current().endgame_root.saturating_add(ahead)
+}
+
 /// The number of pieces on the board.
 fn pieces(position: &AnyPosition) -> u32 {
     let setup = position.setup();
@@ -282,8 +289,7 @@ impl Engine {
         self.root = position;
         // Start building the endgame database in the background a few captures before the
         // searches need it, so that they seldom wait for it.
-        let ahead = Params::current().endgame_root.saturating_add(ENDGAME_AHEAD);
-        if self.options.level == Level::MAX && pieces(&position) <= ahead {
+        if uses_endgame_database(self.options.level, pieces(&position), ENDGAME_AHEAD) {
             with_rules!(position.variant(), R => endgame::prepare::<R>());
         }
     }
@@ -293,9 +299,8 @@ impl Engine {
     /// not wait for it by itself (it uses the database once it is ready), so a tool that
     /// analyses one position calls this first.
     pub fn wait_for_endgame_database(&self) {
-        let root = self.root;
-        if self.options.level == Level::MAX && pieces(&root) <= Params::current().endgame_root {
-            let _ = endgame::for_variant(root.variant());
+        if uses_endgame_database(self.options.level, pieces(&self.root), 0) {
+            let _ = endgame::for_variant(self.root.variant());
         }
     }
 
@@ -499,15 +504,11 @@ impl Job {
             Some(p) if p.model.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(p)),
             _ => Evaluator::Linear(self.weights),
         };
-        let search_params = Params::current();
-        // The endgame database plays at full strength only, like the built-in models. A
-        // search on the clock does not wait for the database to be built (it takes it if it
-        // is ready); one to a depth or a node count does, so that it gives the same result
-        // whenever it runs.
+        // A search on the clock does not wait for the endgame database to be built (it takes
+        // it if it is ready); one to a depth or a node count does, so that it gives the same
+        // result whenever it runs.
         let on_clock = self.limits.move_time.is_some() || self.limits.clock.is_some();
-        let endgame = if self.options.level < Level::MAX
-            || root.occupied().count() > search_params.endgame_root
-        {
+        let endgame = if !uses_endgame_database(self.options.level, root.occupied().count(), 0) {
             None
         } else if on_clock {
             endgame::ready::<R>()
@@ -530,7 +531,7 @@ impl Job {
             budget: limits.budget(),
             draw: self.draw,
             eval,
-            params: search_params,
+            params: Params::current(),
             main_depth: AtomicU32::new(0),
             helper_depth: AtomicU32::new(0),
             helper_best: Mutex::new(None),

@@ -186,26 +186,19 @@ impl DrawConfig {
     /// result the database gives in more plies than this might be overtaken by a rule that
     /// comes into force on the way (`u32::MAX` where no such rule exists).
     pub fn endgame_floor(&self) -> u32 {
-        let mut floor = u32::MAX;
-        for total in 2..=endgame::MAX_PIECES {
-            for wm in 0..=total {
-                for wk in 0..=total - wm {
-                    for bm in 0..=total - wm - wk {
-                        let counts = [wm, wk, bm, total - wm - wk - bm];
-                        for flags in 0..4 {
-                            let material = dama_core::Material {
-                                counts,
-                                long_diagonal_king: [flags & 1 != 0, flags & 2 != 0],
-                            };
-                            if let Some(e) = (self.endgame)(&material) {
-                                floor = floor.min(e.plies);
-                            }
-                        }
+        endgame::signatures()
+            .flat_map(|counts| {
+                [[false, false], [true, false], [false, true], [true, true]].map(|flags| {
+                    dama_core::Material {
+                        counts,
+                        long_diagonal_king: flags,
                     }
-                }
-            }
-        }
-        floor
+                })
+            })
+            .filter_map(|material| (self.endgame)(&material))
+            .map(|e| e.plies)
+            .min()
+            .unwrap_or(u32::MAX)
     }
 
     /// The endgame rule in force in `pos`, if any.
@@ -591,9 +584,6 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// rule in force (or one that could come into force on the way) would draw the game.
     #[inline]
     fn database(&self, db: &endgame::Table, pos: &Position<R>, ply: usize) -> Option<i32> {
-        if pos.occupied().count() > endgame::MAX_PIECES {
-            return None;
-        }
         let (d, sign) = match db.probe(pos)? {
             Outcome::Draw => return Some(0),
             Outcome::Win(d) => (d, 1),
