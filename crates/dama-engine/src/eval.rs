@@ -244,7 +244,6 @@ pub struct Tables<B> {
     /// Squares without a neighbour in each diagonal direction.
     no_next: [B; 4],
     height: usize,
-    start_pieces: i32,
 }
 
 impl<B: Bitboard> Tables<B> {
@@ -261,7 +260,6 @@ impl<B: Bitboard> Tables<B> {
             long_diagonal: Bb::<R>::EMPTY,
             no_next: [Bb::<R>::EMPTY; 4],
             height: h as usize,
-            start_pieces: Position::<R>::START_PIECES as i32,
         };
         for sq in G::<R>::VALID.iter() {
             let Some((col, row)) = G::<R>::coords(sq) else {
@@ -417,10 +415,12 @@ pub fn features<R: Rules, S: Sink>(pos: &Position<R>, t: &Tables<Bb<R>>, sink: &
     // how much of the starting material is gone.
     let lead = (wm + 3 * wk) - (bm + 3 * bk);
     let total = wm + wk + bm + bk;
-    let gone = (2 * t.start_pieces - total).max(0);
+    // A constant of the rules, so the division below is a multiplication.
+    let start = (Position::<R>::START_PIECES as i32).max(1);
+    let gone = (2 * start - total).max(0);
     sink.add(
         feature::TRADE,
-        lead.signum() * lead.abs().min(4) * gone / t.start_pieces.max(1),
+        lead.signum() * lead.abs().min(4) * gone / start,
     );
     sink.add(
         feature::TO_MOVE,

@@ -675,15 +675,18 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// `i32::MIN`.
     #[inline(always)]
     fn peek_move(order: &[i32]) -> Option<usize> {
-        let mut best = None;
-        let mut best_score = i32::MIN;
-        for (i, &s) in order.iter().enumerate() {
-            if s > best_score {
-                best_score = s;
-                best = Some(i);
-            }
-        }
-        best
+        // Without branches: each move's score and index in one key, the score above and the
+        // index below, turned so that the larger key is the earlier of equal scores. The
+        // keys of tried moves (and the start value) hold the score `i32::MIN`.
+        const LOW: u32 = 16;
+        const MASK: i64 = (1 << LOW) - 1;
+        debug_assert!(order.len() < MASK as usize);
+        let best = order
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s as i64) << LOW | (MASK - i as i64))
+            .fold((i32::MIN as i64) << LOW, i64::max);
+        ((best >> LOW) as i32 != i32::MIN).then(|| (MASK - (best & MASK)) as usize)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move<Bb<R>>) {
@@ -1303,6 +1306,22 @@ impl<'a, R: Rules> Searcher<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_next_move_is_the_first_of_the_best() {
+        type S<'a> = Searcher<'a, dama_core::rules::Russian>;
+        assert_eq!(S::peek_move(&[]), None);
+        assert_eq!(S::peek_move(&[i32::MIN, i32::MIN]), None);
+        assert_eq!(S::peek_move(&[3, -5, 7, 7, i32::MIN]), Some(2));
+        assert_eq!(S::peek_move(&[i32::MIN, -1 << 29, -1 << 29]), Some(1));
+        assert_eq!(S::peek_move(&[1 << 30, i32::MAX, 0]), Some(1));
+        // A long list: the index field holds every position.
+        let mut order = vec![0; 300];
+        order[299] = 1;
+        assert_eq!(S::peek_move(&order), Some(299));
+        order[299] = i32::MIN;
+        assert_eq!(S::peek_move(&order), Some(0));
+    }
 
     #[test]
     fn overrides_change_only_what_they_name() {
