@@ -100,7 +100,13 @@ impl Computer for EngineComputer {
             game_options: game.options(),
         });
         engine.set_game(game);
-        let result = search_stoppable(&mut engine, Limits::nodes(DRAW_NODES), stop);
+        // A node count, and a time cap as for a move: with a time limit the search takes the
+        // 8x8 endgame database only if it is built, instead of waiting for its first build.
+        let limits = Limits {
+            move_time: Some(MAX_THINK),
+            ..Limits::nodes(DRAW_NODES)
+        };
+        let result = search_stoppable(&mut engine, limits, stop);
         if stop.load(Ordering::Relaxed) {
             return false;
         }
