@@ -377,12 +377,7 @@ impl Engine {
                 (None, None) => None,
             }
             .map(|m| self.prepare(m)),
-            draw: DrawConfig {
-                no_capture: rules.no_capture,
-                kings_only: rules.kings_only,
-                no_capture_or_crowning: rules.no_capture_or_crowning,
-                endgame: rules.endgame,
-            },
+            draw: DrawConfig::of(&rules),
             tt: Arc::clone(&self.tt),
             control: Arc::clone(&self.control),
             seed: self.next_random(),
@@ -535,8 +530,13 @@ impl Job {
             main_depth: AtomicU32::new(0),
             helper_depth: AtomicU32::new(0),
             helper_best: Mutex::new(None),
+            // Read only with a database: not worked out for the other searches.
+            endgame_floor: if endgame.is_some() {
+                self.draw.endgame_floor()
+            } else {
+                u32::MAX
+            },
             endgame,
-            endgame_floor: self.draw.endgame_floor(),
         };
         self.tt.new_search();
         let convert = |it: &Iteration<Bb<R>>| SearchInfo {

@@ -16,7 +16,7 @@ use crate::pattern::{self, Incremental, Layout};
 use crate::score::{self, INFINITE, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, Table};
 use dama_core::bitboard::Bitboard;
-use dama_core::game::EndgameLimit;
+use dama_core::game::{DrawRules, EndgameLimit};
 use dama_core::position::Bb;
 use dama_core::rules::{Goal, Rules};
 use dama_core::{Color, Move, Position};
@@ -182,6 +182,16 @@ pub(crate) struct DrawConfig {
 const ENDGAME_RULE_PIECES: u32 = 7;
 
 impl DrawConfig {
+    /// The search's view of a game's draw rules.
+    pub fn of(rules: &DrawRules) -> DrawConfig {
+        DrawConfig {
+            no_capture: rules.no_capture,
+            kings_only: rules.kings_only,
+            no_capture_or_crowning: rules.no_capture_or_crowning,
+            endgame: rules.endgame,
+        }
+    }
+
     /// The fewest plies an endgame rule allows in any position of the endgame database: a
     /// result the database gives in more plies than this might be overtaken by a rule that
     /// comes into force on the way (`u32::MAX` where no such rule exists).
@@ -1353,18 +1363,10 @@ mod tests {
     /// a position of four pieces or fewer can bring.
     #[test]
     fn endgame_floors_follow_the_variants_rules() {
-        use dama_core::game::{DrawRules, GameOptions};
+        use dama_core::game::GameOptions;
         use dama_core::Variant;
-        let floor = |variant, options| {
-            let rules = DrawRules::of(variant, options);
-            DrawConfig {
-                no_capture: rules.no_capture,
-                kings_only: rules.kings_only,
-                no_capture_or_crowning: rules.no_capture_or_crowning,
-                endgame: rules.endgame,
-            }
-            .endgame_floor()
-        };
+        let floor =
+            |variant, options| DrawConfig::of(&DrawRules::of(variant, options)).endgame_floor();
         let plain = GameOptions::default();
         assert_eq!(floor(Variant::English, plain), u32::MAX);
         // Three kings against one: 15 moves.

@@ -330,11 +330,9 @@ fn random_positions_of_every_variant() {
                     let level = Level::new(1 + rng.below(10) as u8).unwrap();
                     e.set_level(level);
                     e.set_position(p, &history);
-                    if level == Level::MAX {
-                        // A search to a node count waits for the endgame database the first
-                        // time it is needed (a few seconds, once): not part of its speed.
-                        let _ = dama_engine::endgame::for_variant(v);
-                    }
+                    // A search to a node count waits for the endgame database the first
+                    // time it is needed (a few seconds, once): not part of its speed.
+                    e.wait_for_endgame_database();
                     let started = Instant::now();
                     let r = e.search(Limits::nodes(3000), |_| {});
                     let m = r.best_move.expect("a move");
