@@ -26,6 +26,23 @@ use std::sync::{Arc, OnceLock};
 
 /// Configurations of one window.
 pub const TABLE_SIZE: usize = 6561;
+/// The length of each narrow table of a [`Prepared`] model: [`TABLE_SIZE`] padded to a power
+/// of two, so that a configuration is masked into the table instead of checked against its
+/// length (a compare and a branch less per read; the padding is never read, so the tables take
+/// no more of the caches).
+const PADDED_SIZE: usize = TABLE_SIZE.next_power_of_two();
+
+/// The weights of configuration `i` in a table of `N` entries: [`TABLE_SIZE`] as fitted, or
+/// [`PADDED_SIZE`], where the index is masked (every configuration is below [`TABLE_SIZE`], so
+/// the mask never changes it).
+#[inline(always)]
+fn weights_of<W: Copy, const N: usize>(t: &[[W; 2]; N], i: usize) -> [W; 2] {
+    if N.is_power_of_two() {
+        t[i & (N - 1)]
+    } else {
+        t[i]
+    }
+}
 /// Weights are stored in 1/`QUANTUM` of a centi-man.
 pub const QUANTUM: i32 = 16;
 
@@ -252,7 +269,7 @@ pub fn windows<R: Rules, S: PatternSink>(pos: &Position<R>, layout: &Layout<Bb<R
 /// and the loop has no other work. `W` is the stored weight: `i16` as fitted, or `i8` when a
 /// model's weights fit a byte ([`Prepared`]).
 #[inline(always)]
-fn window_sums<R: Rules, W: Copy + Into<i32>>(
+fn window_sums<R: Rules, W: Copy + Into<i32>, const N: usize>(
     pos: &Position<R>,
     layout: &Layout<Bb<R>>,
     tables: &[[W; 2]],
@@ -260,10 +277,10 @@ fn window_sums<R: Rules, W: Copy + Into<i32>>(
     let wm = pos.men(Color::White);
     let bm = pos.men(Color::Black);
     let (mut mg, mut eg) = (0, 0);
-    for (&pair, t) in layout.pairs.iter().zip(tables.chunks_exact(TABLE_SIZE)) {
-        let t: &[[W; 2]; TABLE_SIZE] = t.try_into().expect("chunks of one table");
+    for (&pair, t) in layout.pairs.iter().zip(tables.chunks_exact(N)) {
+        let t: &[[W; 2]; N] = t.try_into().expect("chunks of one table");
         let (white, black) = configurations(wm, bm, pair);
-        let (w, b) = (t[white], t[black]);
+        let (w, b) = (weights_of(t, white), weights_of(t, black));
         mg += w[0].into() - b[0].into();
         eg += w[1].into() - b[1].into();
     }
@@ -438,11 +455,14 @@ impl<B: Bitboard> Incremental<B> {
 /// The window weights summed, `(opening, ending)`, for the configurations `lanes` (the sums
 /// of [`window_sums`] for the position they belong to).
 #[inline(always)]
-fn lane_sums<W: Copy + Into<i32>>(lanes: &Lanes, tables: &[[W; 2]]) -> (i32, i32) {
+fn lane_sums<W: Copy + Into<i32>, const N: usize>(lanes: &Lanes, tables: &[[W; 2]]) -> (i32, i32) {
     let (mut mg, mut eg) = (0, 0);
-    for (pair, t) in lanes.0.chunks_exact(2).zip(tables.chunks_exact(TABLE_SIZE)) {
-        let t: &[[W; 2]; TABLE_SIZE] = t.try_into().expect("chunks of one table");
-        let (w, b) = (t[pair[0] as usize], t[pair[1] as usize]);
+    for (pair, t) in lanes.0.chunks_exact(2).zip(tables.chunks_exact(N)) {
+        let t: &[[W; 2]; N] = t.try_into().expect("chunks of one table");
+        let (w, b) = (
+            weights_of(t, pair[0] as usize),
+            weights_of(t, pair[1] as usize),
+        );
         mg += w[0].into() - b[0].into();
         eg += w[1].into() - b[1].into();
     }
@@ -728,7 +748,9 @@ impl Sink for Phased<'_> {
 /// when every window weight fits a byte (as in every built-in model: their weights lie within
 /// ±122 sixteenths of a centi-man), its tables narrowed to `i8`. The narrow tables hold the
 /// same numbers in half the bytes (446 KB instead of 892 KB for the 34 International tables),
-/// so fewer of the evaluation's table reads miss the caches; the scores are the same.
+/// so fewer of the evaluation's table reads miss the caches; the scores are the same. Each
+/// narrow table is padded to [`PADDED_SIZE`] entries (never read: the caches hold only what
+/// is read).
 #[derive(Debug)]
 pub struct Prepared {
     /// The model.
@@ -748,8 +770,17 @@ impl Prepared {
             .iter()
             .flatten()
             .all(|&w| i8::try_from(w).is_ok());
-        // Every weight fits, so the casts are exact.
-        let narrow = fits.then(|| model.tables.iter().map(|w| w.map(|x| x as i8)).collect());
+        // Every weight fits, so the casts are exact; each table is padded with zeros.
+        let narrow = fits.then(|| {
+            model
+                .tables
+                .chunks_exact(TABLE_SIZE)
+                .flat_map(|t| {
+                    let padding = std::iter::repeat_n([0; 2], PADDED_SIZE - TABLE_SIZE);
+                    t.iter().map(|w| w.map(|x| x as i8)).chain(padding)
+                })
+                .collect()
+        });
         Prepared {
             reach: model.window_reach(),
             base: PackedBase::new(&model),
@@ -775,7 +806,7 @@ pub fn evaluate<R: Rules>(
     model: &Model,
 ) -> i32 {
     evaluate_with(pos, t, &PackedBase::new(model), None, || {
-        window_sums(pos, layout, &model.tables)
+        window_sums::<R, _, TABLE_SIZE>(pos, layout, &model.tables)
     })
 }
 
@@ -799,8 +830,8 @@ pub fn evaluate_within<R: Rules>(
     within: Option<(i32, i32, i32)>,
 ) -> i32 {
     evaluate_with(pos, t, &prepared.base, within, || match &prepared.narrow {
-        Some(narrow) => window_sums(pos, layout, narrow),
-        None => window_sums(pos, layout, &prepared.model.tables),
+        Some(narrow) => window_sums::<R, _, PADDED_SIZE>(pos, layout, narrow),
+        None => window_sums::<R, _, TABLE_SIZE>(pos, layout, &prepared.model.tables),
     })
 }
 
@@ -819,8 +850,8 @@ pub fn evaluate_at<R: Rules>(
     evaluate_with(pos, t, &prepared.base, within, || {
         let lanes = incremental.at(ply);
         match &prepared.narrow {
-            Some(narrow) => lane_sums(lanes, narrow),
-            None => lane_sums(lanes, &prepared.model.tables),
+            Some(narrow) => lane_sums::<_, PADDED_SIZE>(lanes, narrow),
+            None => lane_sums::<_, TABLE_SIZE>(lanes, &prepared.model.tables),
         }
     })
 }
@@ -1018,7 +1049,10 @@ mod tests {
                 let mut sum = Sum(&model, 0, 0);
                 windows(&pos, &layout, &mut sum);
                 assert_ne!((sum.1, sum.2), (0, 0), "{fen} ({w:?})");
-                assert_eq!(window_sums(&pos, &layout, &model.tables), (sum.1, sum.2));
+                assert_eq!(
+                    window_sums::<R, _, TABLE_SIZE>(&pos, &layout, &model.tables),
+                    (sum.1, sum.2)
+                );
             }
         }
     }
