@@ -679,7 +679,6 @@ fn play_game(
     max_plies: usize,
 ) -> Played {
     let mut game = Game::from_position(start);
-    let names = (white.name(), black.name());
     let (mut clocks, inc) = match tc {
         TimeControl::Clock { base, inc } => (Some([base, base]), inc),
         TimeControl::PerMove(_) => (None, Duration::ZERO),
@@ -691,6 +690,8 @@ fn play_game(
     if let Err(e) = black.new_game(&start, Color::Black, tc) {
         failure = Some((Color::Black, e));
     }
+    // Names after the greeting: a DXP engine tells its own only when it accepts a game.
+    let names = (white.name(), black.name());
     while failure.is_none() && !game.is_over() && game.moves().len() < max_plies {
         let side = game.position().side_to_move();
         let player: &mut dyn Player = if side == Color::White {

@@ -410,3 +410,42 @@ fn endgame_gives_the_result_and_the_line_of_small_endings() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("bad FEN for english"), "{}", stderr(&o));
 }
+
+/// A match against a DXP engine started as a subprocess: the games run to the end and every
+/// game line, the first included, names the engine as it introduced itself (not its path).
+#[test]
+fn match_against_a_dxp_follower_names_it_from_the_first_game() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let bin = env!("CARGO_BIN_EXE_dama");
+    let second = format!("dxp:{port}:{bin} dxp --port {port} --level 1 --hash 1");
+    let o = dama(&[
+        "match",
+        "--first",
+        "level:1",
+        "--second",
+        &second,
+        "-n",
+        "2",
+        "--movetime",
+        "0.01",
+        "--max-plies",
+        "16",
+        "--hash",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let games: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{err}");
+    let version = format!("dama {}", env!("CARGO_PKG_VERSION"));
+    for line in games {
+        assert!(line.contains(&version), "{line}");
+        assert!(!line.contains(bin), "{line}");
+        assert!(!line.contains("failed"), "{line}");
+    }
+    assert!(stdout(&o).contains(&format!("vs {version} (international)")));
+}
