@@ -129,6 +129,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     };
     engine.wait_for_endgame_database();
+    // Touch the whole table before the clock starts: its memory is mapped on first touch.
+    engine.new_game();
     let result = engine.search(limits, print);
     match result.best_move {
         None => println!(

@@ -239,6 +239,9 @@ impl Engine {
         if megabytes != self.options.hash_mb {
             self.options.hash_mb = megabytes;
             self.tt = Arc::new(Table::new(megabytes));
+            // An engine whose table is resized lives on (a GUI's setting): map the new memory
+            // now rather than during the next search's time.
+            self.tt.clear();
         }
     }
 
@@ -268,7 +271,8 @@ impl Engine {
         }
     }
 
-    /// Forgets what earlier searches learnt (call between games).
+    /// Forgets what earlier searches learnt (call between games). It writes the whole
+    /// table, so its memory, mapped on first touch, is in place before a search's clock starts.
     pub fn new_game(&mut self) {
         self.wait();
         self.tt.clear();

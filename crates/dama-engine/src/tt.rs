@@ -379,6 +379,43 @@ mod tests {
         }
     }
 
+    /// Pages of the table's memory that are resident (mapped), and all its pages.
+    #[cfg(target_os = "linux")]
+    fn resident_pages(t: &Table) -> (usize, usize) {
+        let page = 4096;
+        let bytes = t.buckets.len() * std::mem::size_of::<Bucket>();
+        let pages = bytes.div_ceil(page);
+        let mut residency = vec![0u8; pages];
+        // SAFETY: the buckets start on a page boundary (2 MiB aligned) and span `bytes`;
+        // `residency` has one byte per page.
+        let r = unsafe {
+            libc::mincore(
+                t.buckets.ptr.as_ptr() as *mut libc::c_void,
+                bytes,
+                residency.as_mut_ptr(),
+            )
+        };
+        assert_eq!(r, 0, "mincore");
+        (residency.iter().filter(|&&b| b & 1 != 0).count(), pages)
+    }
+
+    /// A new table's memory is mapped on its first touch, which would fall in the first
+    /// search's time; clearing it (what `Engine::new_game` does before a game or a timed
+    /// analysis) maps it all.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn clearing_maps_the_whole_table() {
+        let t = Table::new(4);
+        assert!(matches!(t.buckets.memory, Memory::Mapped(..)));
+        let (before, pages) = resident_pages(&t);
+        assert!(
+            before < pages,
+            "{before} of {pages} pages resident before any touch"
+        );
+        t.clear();
+        assert_eq!(resident_pages(&t), (pages, pages));
+    }
+
     #[test]
     fn many_keys_in_a_small_table() {
         let t = Table::new(1);

@@ -380,7 +380,14 @@ impl Server {
         match line.command.as_str() {
             "" => {}
             "hub" => self.identify(out)?,
-            "init" => writeln!(out, "ready")?,
+            "init" => {
+                // The table's memory is mapped on its first touch, which would otherwise
+                // fall in the first search's time (tens of milliseconds for 64 MiB).
+                if !searching {
+                    self.engine.new_game();
+                }
+                writeln!(out, "ready")?
+            }
             "ping" => writeln!(out, "pong")?,
             "quit" => return Ok(true),
             "stop" => self.engine.stop(),
