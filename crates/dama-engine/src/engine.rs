@@ -239,9 +239,6 @@ impl Engine {
         if megabytes != self.options.hash_mb {
             self.options.hash_mb = megabytes;
             self.tt = Arc::new(Table::new(megabytes));
-            // An engine whose table is resized lives on (a GUI's setting): map the new memory
-            // now rather than during the next search's time.
-            self.tt.clear();
         }
     }
 
