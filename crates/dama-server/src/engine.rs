@@ -1,9 +1,10 @@
 //! The computer opponent: the `dama-engine` search behind the [`Computer`] trait.
 
 use crate::computer::{Computer, ComputerRequest};
-use dama_core::AnyMove;
+use dama_core::{AnyMove, Game, GameOptions, Variant};
 use dama_engine::{Engine, EngineOptions, Level, Limits, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Longest think when the game has no clock (the strongest level has no depth or node limit
@@ -31,15 +32,113 @@ pub fn draw_is_acceptable(score: Score, plies: usize) -> bool {
 }
 
 /// The dama engine at the ten levels it offers.
-#[derive(Clone, Copy, Debug)]
+///
+/// Engines are kept between searches, each with its transposition table: the next move of a
+/// game starts from what the search of the previous one learnt (and its table's memory is
+/// already mapped). An engine waits for the next search of its variant, rules and level; a
+/// search with none waiting takes any idle engine and clears its table, or makes a new one.
+/// At most as many engines live as searches ran at once (the [`crate::computer::ComputerPool`]'s
+/// workers), each with `hash_mb` of table.
+#[derive(Debug)]
 pub struct EngineComputer {
-    /// Transposition table per search, MiB.
-    pub hash_mb: usize,
+    hash_mb: usize,
+    idle: Mutex<Vec<Seated>>,
+}
+
+/// An idle engine and what its table holds.
+#[derive(Debug)]
+struct Seated {
+    engine: Engine,
+    key: TableKey,
+}
+
+/// The searches whose findings an engine's table holds: positions of one variant under one
+/// set of rules, judged at one level (the gentle levels judge differently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TableKey {
+    variant: Variant,
+    options: GameOptions,
+    level: Level,
+}
+
+impl TableKey {
+    fn of(game: &Game, level: Level) -> TableKey {
+        TableKey {
+            variant: game.variant(),
+            options: game.options(),
+            level,
+        }
+    }
 }
 
 impl Default for EngineComputer {
     fn default() -> Self {
-        EngineComputer { hash_mb: 16 }
+        EngineComputer::new(16)
+    }
+}
+
+impl EngineComputer {
+    /// The engine with `hash_mb` MiB of transposition table per search.
+    pub fn new(hash_mb: usize) -> Self {
+        EngineComputer {
+            hash_mb,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Engines waiting for their next search.
+    pub fn idle_engines(&self) -> usize {
+        self.idle.lock().map_or(0, |idle| idle.len())
+    }
+
+    /// An engine for a search of `key`'s kind: the idle one that searched the same kind last,
+    /// else another idle one with its table cleared, else a new one.
+    fn take(&self, key: TableKey) -> Engine {
+        let taken = self.idle.lock().ok().and_then(|mut idle| {
+            let i = idle
+                .iter()
+                .position(|s| s.key == key)
+                .or_else(|| idle.len().checked_sub(1))?;
+            Some(idle.swap_remove(i))
+        });
+        match taken {
+            Some(Seated { engine, key: k }) if k == key => engine,
+            Some(Seated { mut engine, .. }) => {
+                engine.new_game();
+                engine.set_level(key.level);
+                engine
+            }
+            None => Engine::new(EngineOptions {
+                threads: 1,
+                hash_mb: self.hash_mb,
+                level: key.level,
+                seed: None,
+                game_options: key.options,
+            }),
+        }
+    }
+
+    /// Returns an engine after its search, for the next one of `key`'s kind.
+    fn put_back(&self, engine: Engine, key: TableKey) {
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(Seated { engine, key });
+        }
+    }
+
+    /// Runs a search of `game` at `level` on a kept engine.
+    fn search(
+        &self,
+        game: &Game,
+        level: Level,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> dama_engine::SearchResult {
+        let key = TableKey::of(game, level);
+        let mut engine = self.take(key);
+        engine.set_game(game);
+        let result = search_stoppable(&mut engine, limits, stop);
+        self.put_back(engine, key);
+        result
     }
 }
 
@@ -57,14 +156,6 @@ impl Computer for EngineComputer {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let mut engine = Engine::new(EngineOptions {
-            threads: 1,
-            hash_mb: self.hash_mb,
-            level,
-            seed: None,
-            game_options: request.game.options(),
-        });
-        engine.set_game(&request.game);
         let limits = match request.clock_ms {
             Some(ms) => Limits::clock(
                 Duration::from_millis(ms),
@@ -73,7 +164,7 @@ impl Computer for EngineComputer {
             ),
             None => Limits::move_time(MAX_THINK),
         };
-        let result = search_stoppable(&mut engine, limits, stop);
+        let result = self.search(&request.game, level, limits, stop);
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -90,23 +181,15 @@ impl Computer for EngineComputer {
         if game.is_over() || stop.load(Ordering::Relaxed) {
             return false;
         }
-        // The judgement is the computer's best, whatever level it plays at: a gentle
-        // computer still knows when it is winning.
-        let mut engine = Engine::new(EngineOptions {
-            threads: 1,
-            hash_mb: self.hash_mb,
-            level: Level::MAX,
-            seed: None,
-            game_options: game.options(),
-        });
-        engine.set_game(game);
         // A node count, and a time cap as for a move: with a time limit the search takes the
         // 8x8 endgame database only if it is built, instead of waiting for its first build.
         let limits = Limits {
             move_time: Some(MAX_THINK),
             ..Limits::nodes(DRAW_NODES)
         };
-        let result = search_stoppable(&mut engine, limits, stop);
+        // The judgement is the computer's best, whatever level it plays at: a gentle
+        // computer still knows when it is winning.
+        let result = self.search(game, Level::MAX, limits, stop);
         if stop.load(Ordering::Relaxed) {
             return false;
         }
@@ -148,12 +231,11 @@ fn search_stoppable(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dama_core::{Game, Variant};
     use std::time::Instant;
 
     #[test]
     fn every_level_plays_a_legal_move_in_every_variant() {
-        let computer = EngineComputer { hash_mb: 1 };
+        let computer = EngineComputer::new(1);
         let stop = AtomicBool::new(false);
         for variant in Variant::ALL {
             for level in [1, 5] {
@@ -187,7 +269,7 @@ mod tests {
     #[test]
     fn draw_offers_are_judged_by_the_position() {
         use dama_core::Color::{Black, White};
-        let computer = EngineComputer { hash_mb: 1 };
+        let computer = EngineComputer::new(1);
         let stop = AtomicBool::new(false);
         let ask = |r: &ComputerRequest| computer.accepts_draw(r, &stop);
         // No draw in the opening, even at the gentlest level.
@@ -212,9 +294,74 @@ mod tests {
         assert!(!draw_is_acceptable(Score::Eval(DRAW_WHEN_LEVEL + 1), 500));
     }
 
+    fn request(game: &Game, level: u8) -> ComputerRequest {
+        ComputerRequest {
+            game: game.clone(),
+            level,
+            clock_ms: Some(1_000),
+            increment_ms: 0,
+        }
+    }
+
+    #[test]
+    fn engines_are_kept_for_the_next_search_of_their_kind() {
+        let computer = EngineComputer::new(1);
+        let stop = AtomicBool::new(false);
+        assert_eq!(computer.idle_engines(), 0);
+        // A game: every move is searched by the same kept engine.
+        let mut game = Game::new(Variant::Russian);
+        for _ in 0..4 {
+            let m = computer.choose(&request(&game, 3), &stop).unwrap();
+            game.play(&m).unwrap();
+            assert_eq!(computer.idle_engines(), 1);
+        }
+        let kept = TableKey::of(&game, Level::new(3).unwrap());
+        let key_of = |c: &EngineComputer| c.idle.lock().unwrap()[0].key;
+        assert_eq!(key_of(&computer), kept);
+        // Another kind of search takes the idle engine over (there is no second search at
+        // the same time, so no second engine).
+        let english = Game::new(Variant::English);
+        computer.choose(&request(&english, 3), &stop).unwrap();
+        assert_eq!(computer.idle_engines(), 1);
+        assert_eq!(
+            key_of(&computer),
+            TableKey::of(&english, Level::new(3).unwrap())
+        );
+        // Searches at the same time each have their own engine; both are kept, and each
+        // later search finds the one of its kind.
+        std::thread::scope(|s| {
+            s.spawn(|| computer.choose(&request(&game, 10), &stop).unwrap());
+            s.spawn(|| computer.choose(&request(&english, 3), &stop).unwrap());
+        });
+        assert_eq!(computer.idle_engines(), 2);
+        let keys: Vec<TableKey> = computer
+            .idle
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|s| s.key)
+            .collect();
+        assert!(keys.contains(&TableKey::of(&game, Level::MAX)), "{keys:?}");
+        assert!(
+            keys.contains(&TableKey::of(&english, Level::new(3).unwrap())),
+            "{keys:?}"
+        );
+        let taken = computer.take(TableKey::of(&game, Level::MAX));
+        assert_eq!(taken.options().level, Level::MAX);
+        assert_eq!(computer.idle_engines(), 1);
+        assert_eq!(
+            key_of(&computer),
+            TableKey::of(&english, Level::new(3).unwrap())
+        );
+        // An engine taken over for another kind plays at that kind's level.
+        let retaken = computer.take(TableKey::of(&game, Level::new(1).unwrap()));
+        assert_eq!(retaken.options().level, Level::new(1).unwrap());
+        assert_eq!(computer.idle_engines(), 0);
+    }
+
     #[test]
     fn stop_ends_the_strongest_search_at_once() {
-        let computer = EngineComputer { hash_mb: 1 };
+        let computer = EngineComputer::new(1);
         let stop = AtomicBool::new(false);
         let request = ComputerRequest {
             game: Game::new(Variant::International),
