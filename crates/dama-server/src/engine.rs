@@ -86,36 +86,37 @@ impl EngineComputer {
         }
     }
 
-    /// Engines waiting for their next search.
-    pub fn idle_engines(&self) -> usize {
-        self.idle.lock().map_or(0, |idle| idle.len())
-    }
-
     /// An engine for a search of `key`'s kind: the idle one that searched the same kind last,
     /// else another idle one with its table cleared, else a new one.
     fn take(&self, key: TableKey) -> Engine {
-        let taken = self.idle.lock().ok().and_then(|mut idle| {
-            let i = idle
-                .iter()
-                .position(|s| s.key == key)
-                .or_else(|| idle.len().checked_sub(1))?;
-            Some(idle.swap_remove(i))
-        });
-        match taken {
-            Some(Seated { engine, key: k }) if k == key => engine,
+        let other = {
+            let Ok(mut idle) = self.idle.lock() else {
+                return self.new_engine(key);
+            };
+            if let Some(i) = idle.iter().position(|s| s.key == key) {
+                return idle.swap_remove(i).engine;
+            }
+            idle.pop()
+        };
+        match other {
+            // Cleared outside the lock: it writes the whole table.
             Some(Seated { mut engine, .. }) => {
                 engine.new_game();
                 engine.set_level(key.level);
                 engine
             }
-            None => Engine::new(EngineOptions {
-                threads: 1,
-                hash_mb: self.hash_mb,
-                level: key.level,
-                seed: None,
-                game_options: key.options,
-            }),
+            None => self.new_engine(key),
         }
+    }
+
+    fn new_engine(&self, key: TableKey) -> Engine {
+        Engine::new(EngineOptions {
+            threads: 1,
+            hash_mb: self.hash_mb,
+            level: key.level,
+            seed: None,
+            game_options: key.options,
+        })
     }
 
     /// Returns an engine after its search, for the next one of `key`'s kind.
@@ -232,6 +233,12 @@ fn search_stoppable(
 mod tests {
     use super::*;
     use std::time::Instant;
+
+    impl EngineComputer {
+        fn idle_engines(&self) -> usize {
+            self.idle.lock().unwrap().len()
+        }
+    }
 
     #[test]
     fn every_level_plays_a_legal_move_in_every_variant() {
