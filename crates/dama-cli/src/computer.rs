@@ -1,10 +1,11 @@
 //! The computer opponent offered by `dama serve`.
 
+use dama_engine::book::Book;
 use dama_server::computer::Computer;
 use dama_server::engine::EngineComputer;
 use std::sync::Arc;
 
-/// The engine behind the server's computer opponent.
-pub fn opponent() -> Option<Arc<dyn Computer>> {
-    Some(Arc::new(EngineComputer::default()))
+/// The engine behind the server's computer opponent, playing from `books` at full strength.
+pub fn opponent(books: Vec<Arc<Book>>) -> Option<Arc<dyn Computer>> {
+    Some(Arc::new(EngineComputer::with_books(16, books)))
 }

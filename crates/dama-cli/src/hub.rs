@@ -15,6 +15,13 @@ pub struct Args {
     /// Playing level 1-10 (parameter `level`).
     #[arg(long, default_value_t = 10)]
     level: u8,
+    /// An opening book, `VARIANT=PDN` (repeatable, one per variant): games whose first moves
+    /// the engine plays without searching while a game of that variant follows them (see
+    /// `dama book`; games without a `GameType` tag are read as the variant).
+    #[arg(long, value_name = "VARIANT=PDN")]
+    book: Vec<String>,
+    #[command(flatten)]
+    book_options: crate::book::BookOptions,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -28,7 +35,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         level,
         ..EngineOptions::default()
     };
+    let books = crate::book::load_books(&args.book, &args.book_options)?;
     let stdin = std::io::BufReader::new(std::io::stdin());
-    dama_protocol::hub::serve(stdin, std::io::stdout(), options)?;
+    dama_protocol::hub::serve_with_books(stdin, std::io::stdout(), options, books)?;
     Ok(())
 }

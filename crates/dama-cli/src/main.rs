@@ -3,6 +3,7 @@
 mod analyse;
 mod annotate;
 mod bench;
+mod book;
 mod computer;
 mod dxp;
 mod endgame;
@@ -39,6 +40,8 @@ enum Command {
     /// Search every position of PDN games and write them back with the engine's scores, the
     /// mistakes (?) and blunders (??) marked and the better moves named.
     Annotate(annotate::Args),
+    /// Build an opening book from PDN games and show its moves in a position.
+    Book(book::Args),
     /// Search fixed positions to fixed depths; prints total nodes (the search's signature) and speed.
     Bench(bench::Args),
     /// Build a variant's endgame database (up to 4 pieces) and look positions up in it.
@@ -129,6 +132,7 @@ fn main() -> ExitCode {
         Command::Shots(args) => shots::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Book(args) => book::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

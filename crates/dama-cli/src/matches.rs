@@ -14,6 +14,7 @@ use dama_protocol::squares::{board_string, find_move, MoveText};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Options of `dama match`.
@@ -82,6 +83,15 @@ pub struct Args {
     /// Hub parameters for Hub players, NAME=VALUE (repeatable).
     #[arg(long = "hub-param")]
     hub_params: Vec<String>,
+    /// An opening book for the first player when it is dama: PDN games whose first moves it
+    /// plays without searching while a game follows them (`dama book`).
+    #[arg(long, value_name = "PDN")]
+    first_book: Option<PathBuf>,
+    /// An opening book for the second player when it is dama.
+    #[arg(long, value_name = "PDN")]
+    second_book: Option<PathBuf>,
+    #[command(flatten)]
+    book: crate::book::BookOptions,
 }
 
 /// How long a move may take: a fixed time, a clock, or a depth/node budget.
@@ -118,6 +128,8 @@ struct Internal {
     per_move: Duration,
     /// A node budget of this player's own (`--first-nodes`, `--second-nodes`), named with it.
     own_nodes: Option<u64>,
+    /// Whether it plays from an opening book (`--first-book`, `--second-book`).
+    booked: bool,
 }
 
 impl Player for Internal {
@@ -131,6 +143,9 @@ impl Player for Internal {
         }
         if let Some(n) = self.own_nodes {
             name += &format!(" {n} nodes");
+        }
+        if self.booked {
+            name += " with book";
         }
         name
     }
@@ -387,23 +402,26 @@ fn level_line(limits: Limits) -> Option<String> {
 
 /// What one side of the match overrides of the common options.
 #[derive(Clone, Copy, Debug)]
-struct Side {
+struct Side<'a> {
     threads: Option<usize>,
     nodes: Option<u64>,
+    book: Option<&'a Path>,
 }
 
 impl Args {
-    fn first_side(&self) -> Side {
+    fn first_side(&self) -> Side<'_> {
         Side {
             threads: self.first_threads,
             nodes: self.first_nodes,
+            book: self.first_book.as_deref(),
         }
     }
 
-    fn second_side(&self) -> Side {
+    fn second_side(&self) -> Side<'_> {
         Side {
             threads: self.second_threads,
             nodes: self.second_nodes,
+            book: self.second_book.as_deref(),
         }
     }
 }
@@ -442,6 +460,12 @@ fn make_player(
         });
         engine.set_weights(weights);
         engine.set_model(model);
+        let book = side
+            .book
+            .map(|path| crate::book::load_for(path, variant, &args.book))
+            .transpose()?;
+        let booked = book.is_some();
+        engine.set_book(book.map(Arc::new));
         return Ok(Box::new(Internal {
             engine,
             tuned: weights_file.map(str::to_owned),
@@ -450,6 +474,7 @@ fn make_player(
             fixed,
             per_move,
             own_nodes: side.nodes.filter(|_| args.depth.is_none()),
+            booked,
         }));
     }
     if let Some(cmd) = spec.strip_prefix("hub:") {
@@ -975,6 +1000,84 @@ mod tests {
     }
 
     #[test]
+    fn book_players_follow_their_games() {
+        // A drawn game of four plies: both sides' moves are playable.
+        let start = AnyPosition::start(Variant::Russian);
+        let mut pos = start;
+        let mut line = Vec::new();
+        let mut text = String::from("[GameType \"25\"]\n[Result \"1/2-1/2\"]\n");
+        for ply in 0..4 {
+            let moves = pos.legal_moves();
+            let m = moves[(ply * 3) % moves.len()];
+            if ply % 2 == 0 {
+                text += &format!("{}. ", ply / 2 + 1);
+            }
+            text += &format!("{} ", write_move(&pos, &m));
+            line.push(m);
+            pos = pos.play(&m).unwrap();
+        }
+        text += "1/2-1/2\n";
+        let dir = std::env::temp_dir().join(format!("dama-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("book.pdn");
+        std::fs::write(&file, text).unwrap();
+        let args = Args {
+            first: "level:2".into(),
+            second: "level:2".into(),
+            variant: "russian".into(),
+            openings: None,
+            games: 2,
+            skip: 0,
+            tc: None,
+            movetime: 0.01,
+            depth: None,
+            nodes: Some(500),
+            threads: 1,
+            first_threads: None,
+            second_threads: None,
+            first_nodes: None,
+            second_nodes: None,
+            hash: 1,
+            max_plies: 200,
+            pdn: None,
+            hub_params: Vec::new(),
+            first_book: Some(file.clone()),
+            second_book: Some(file.clone()),
+            book: crate::book::BookOptions {
+                book_plies: 30,
+                book_results: crate::book::ResultOrder::Standard,
+            },
+        };
+        let mut a =
+            make_player(&args.first, &args, args.first_side(), Variant::Russian, 1).unwrap();
+        let mut b =
+            make_player(&args.second, &args, args.second_side(), Variant::Russian, 2).unwrap();
+        assert_eq!(a.name(), "dama level 2 with book");
+        let p = play_game(
+            a.as_mut(),
+            b.as_mut(),
+            start,
+            TimeControl::PerMove(Duration::from_millis(10)),
+            8,
+        );
+        assert_eq!(p.game.moves()[..4], line[..]);
+        // A file with no game of the variant is an error, not an empty book.
+        let other = Args {
+            variant: "english".into(),
+            ..args.clone()
+        };
+        let e = make_player(
+            &other.first,
+            &other,
+            other.first_side(),
+            Variant::English,
+            1,
+        );
+        assert!(e.err().unwrap().0.contains("no game of"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn levels_play_a_short_match() {
         let args = Args {
             first: "level:10".into(),
@@ -996,6 +1099,12 @@ mod tests {
             max_plies: 200,
             pdn: None,
             hub_params: Vec::new(),
+            first_book: None,
+            second_book: None,
+            book: crate::book::BookOptions {
+                book_plies: 30,
+                book_results: crate::book::ResultOrder::Standard,
+            },
         };
         let mut a =
             make_player(&args.first, &args, args.first_side(), Variant::Russian, 1).unwrap();

@@ -24,6 +24,12 @@ pub struct Args {
     /// Threads for the computer opponent's searches [default: number of cores].
     #[arg(long)]
     computer_threads: Option<usize>,
+    /// An opening book for the computer at level 10, `VARIANT=PDN` (repeatable, one per
+    /// variant): games whose first moves it plays while a game follows them (see `dama book`).
+    #[arg(long, value_name = "VARIANT=PDN")]
+    book: Vec<String>,
+    #[command(flatten)]
+    book_options: crate::book::BookOptions,
 }
 
 fn default_data_dir() -> PathBuf {
@@ -58,7 +64,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let threads = args
         .computer_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let computer = crate::computer::opponent();
+    let books = crate::book::load_books(&args.book, &args.book_options)?;
+    let computer = crate::computer::opponent(books);
     let has_computer = computer.is_some();
     dama_server::run_blocking(config, computer, threads, |addr| {
         let host = if addr.ip().is_unspecified() {

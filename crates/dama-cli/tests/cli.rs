@@ -449,3 +449,63 @@ fn match_against_a_dxp_follower_names_it_from_the_first_game() {
     }
     assert!(stdout(&o).contains(&format!("vs {version} (international)")));
 }
+
+#[test]
+fn book_reads_games_and_shows_its_moves() {
+    let dir = std::env::temp_dir().join(format!("dama-cli-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pdn");
+    // English archives write 1-0 for a win of Black, who moves first. 11-15 is played twice
+    // (a win and a draw for Black), 9-13 once (a loss for Black); one game has no result.
+    let games = "[Result \"1-0\"]\n1. 11-15 23-19 2. 8-11 1-0\n\n\
+                 [Result \"1/2-1/2\"]\n1. 11-15 22-18 1/2-1/2\n\n\
+                 [Result \"0-1\"]\n1. 9-13 22-18 0-1\n\n\
+                 [Result \"*\"]\n1. 10-14 *\n";
+    std::fs::write(&file, games).unwrap();
+    let path = file.to_str().unwrap();
+    let o = dama(&[
+        "book",
+        "-v",
+        "english",
+        path,
+        "--book-results",
+        "first-player",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("3 games (0 of another variant, 1 without a result, 0 unreadable)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("11-15      games     2  score  75.0%  <- played"),
+        "{out}"
+    );
+    assert!(
+        out.contains("9-13       games     1  score   0.0%  (its players"),
+        "{out}"
+    );
+    // Read the standard way, 1-0 is White's win: 11-15 then scored a quarter, 9-13 all.
+    let o = dama(&["book", "-v", "english", path]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("9-13       games     1  score 100.0%  <- played"),
+        "{out}"
+    );
+    // After 11-15 the replies; after an unknown move, nothing.
+    let o = dama(&["book", "-v", "english", path, "--play", "11-15"]);
+    assert!(stdout(&o).contains("23-19"), "{}", stdout(&o));
+    let o = dama(&["book", "-v", "english", path, "--play", "12-16"]);
+    assert!(
+        stdout(&o).contains("position not in the book"),
+        "{}",
+        stdout(&o)
+    );
+    // A Hub engine with a book file that holds no game of its variant is refused.
+    let o = dama(&["hub", "--book", &format!("russian={path}")]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no game of Russian"), "{}", stderr(&o));
+    let o = dama(&["hub", "--book", "english"]);
+    assert!(stderr(&o).contains("is not VARIANT=PDN"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

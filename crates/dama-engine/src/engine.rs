@@ -1,6 +1,7 @@
 //! The engine facade: a position, limits, and a search that reports through events. It knows
 //! no protocol; Hub, DXP, the command line and the server are adapters around it.
 
+use crate::book::Book;
 use crate::endgame;
 use crate::eval::{Evaluator, Weights};
 use crate::level::{self, Level};
@@ -124,6 +125,8 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<AnyMove>,
+    /// Whether the move came from the opening book ([`Engine::set_book`]) without a search.
+    pub book: bool,
 }
 
 impl SearchResult {
@@ -179,6 +182,7 @@ pub struct Engine {
     state: RootState,
     weights: Option<Weights>,
     model: Option<Arc<Model>>,
+    book: Option<Arc<Book>>,
     /// The last model searched with, made ready for the search ([`Prepared`]), which takes
     /// about a quarter of a millisecond: too long for every search of a fast game. (A model
     /// behind an `Arc` cannot change, so it stays true.)
@@ -210,6 +214,7 @@ impl Engine {
             },
             weights: None,
             model: None,
+            book: None,
             prepared: None,
             rng: seed | 1,
             options,
@@ -254,6 +259,35 @@ impl Engine {
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         self.model = model;
         self.prepared = None;
+    }
+
+    /// Sets the opening book (`None`: none, the default). While the game follows it, a search
+    /// on the clock, a move time or a node budget plays the book's move at once (see
+    /// [`Book::choose`]); a search to a fixed depth, an infinite one or a ponder search
+    /// searches as usual, as does every search of a position the book does not know. A book of
+    /// another variant is never consulted.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The book's move for the current position under `limits`, as a search result.
+    fn book_move(&self, limits: &Limits) -> Option<SearchResult> {
+        let book = self.book.as_ref()?;
+        if limits.depth.is_some() || limits.infinite || limits.ponder {
+            return None;
+        }
+        let choice = book.choose(&self.root)?;
+        Some(SearchResult {
+            best_move: Some(choice.mv),
+            ponder_move: None,
+            score: Score::Eval(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: vec![choice.mv],
+            book: true,
+        })
     }
 
     /// `model` made ready for the search, the last search's if it is the same model.
@@ -388,6 +422,10 @@ impl Engine {
     /// Searches the current position on this thread (helper threads are started and joined
     /// inside) and returns the result. `on_info` is called after each iteration.
     pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&SearchInfo)) -> SearchResult {
+        if let Some(result) = self.book_move(&limits) {
+            self.wait();
+            return result;
+        }
         let job = self.job(limits);
         job.run(&mut on_info)
     }
@@ -395,8 +433,13 @@ impl Engine {
     /// Starts a search in the background. Progress and the result arrive on the returned
     /// channel; the last event is always [`Event::Done`]. Stop it with [`Engine::stop`].
     pub fn go(&mut self, limits: Limits) -> mpsc::Receiver<Event> {
-        let job = self.job(limits);
         let (tx, rx) = mpsc::channel();
+        if let Some(result) = self.book_move(&limits) {
+            self.wait();
+            let _ = tx.send(Event::Done(result));
+            return rx;
+        }
+        let job = self.job(limits);
         let handle = std::thread::Builder::new()
             .name("dama-search".into())
             .spawn(move || {
@@ -602,6 +645,7 @@ impl Job {
                         nodes,
                         time,
                         pv: info.pv,
+                        book: false,
                     }
                 }
                 None => self.no_move(&root, nodes, time),
@@ -642,6 +686,7 @@ impl Job {
                 nodes,
                 time,
                 pv: with_database_line(&root, &it.pv, it.score, shared.endgame.as_deref()),
+                book: false,
             },
             None => self.no_move(&root, nodes, time),
         }
@@ -667,6 +712,7 @@ impl Job {
             nodes,
             time,
             pv: Vec::new(),
+            book: false,
         }
     }
 }

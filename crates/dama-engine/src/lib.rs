@@ -20,6 +20,7 @@
 //! ```
 
 pub mod bench;
+pub mod book;
 pub mod endgame;
 pub mod engine;
 pub mod eval;

@@ -8,11 +8,12 @@
 
 use crate::squares::{board_string, find_move, parse_board, MoveText, SquareError};
 use dama_core::{AnyMove, AnyPosition, Color, Variant};
+use dama_engine::book::Book;
 use dama_engine::{Engine, EngineOptions, Event, Level, Limits, Score, SearchInfo, SearchResult};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// Longest line accepted from a peer (a long game's move list fits easily).
@@ -237,7 +238,26 @@ pub const ENGINE_NAME: &str = "dama";
 ///
 /// # Errors
 /// Only an error writing to `output`.
-pub fn serve<R, W>(input: R, mut output: W, options: EngineOptions) -> io::Result<()>
+pub fn serve<R, W>(input: R, output: W, options: EngineOptions) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    serve_with_books(input, output, options, Vec::new())
+}
+
+/// [`serve`] with opening books (one per variant), which the engine plays from in the games of
+/// their variant (see [`Engine::set_book`]); a search to a fixed depth or an analysis still
+/// searches.
+///
+/// # Errors
+/// Only an error writing to `output`.
+pub fn serve_with_books<R, W>(
+    input: R,
+    mut output: W,
+    options: EngineOptions,
+    books: Vec<Arc<Book>>,
+) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -248,6 +268,7 @@ where
     let mut server = Server {
         options,
         engine: Engine::new(options),
+        books,
         variant: Variant::International,
         position: None,
         limits: Limits::default(),
@@ -356,6 +377,8 @@ fn done_lines(root: &AnyPosition, result: &SearchResult) -> Vec<String> {
 struct Server {
     options: EngineOptions,
     engine: Engine,
+    /// Opening books, one per variant: the engine gets the one of the game's variant.
+    books: Vec<Arc<Book>>,
     variant: Variant,
     position: Option<(AnyPosition, Vec<AnyPosition>)>,
     limits: Limits,
@@ -517,6 +540,8 @@ impl Server {
         if line.has("analyze") && limits == Limits::default() {
             limits.infinite = true;
         }
+        let book = self.books.iter().find(|b| b.variant() == pos.variant());
+        self.engine.set_book(book.cloned());
         self.engine.set_position(pos, &history);
         self.unbounded = limits.ponder || limits.is_unbounded();
         let events = self.engine.go(limits);
@@ -948,5 +973,39 @@ mod tests {
         let m = Line::parse(done).unwrap();
         let mt = MoveText::parse_hub(m.get("move").unwrap()).unwrap();
         assert!(find_move(&AnyPosition::start(Variant::Russian), &mt).is_ok());
+    }
+
+    #[test]
+    fn plays_from_a_book_in_its_variant_only() {
+        use dama_engine::book::Outcome;
+        let start = AnyPosition::start(Variant::Russian);
+        let moves = start.legal_moves();
+        let m = moves[moves.len() - 1];
+        let mut book = Book::new(Variant::Russian, 2);
+        book.add_game(&start, &[m], Outcome::Draw).unwrap();
+        let run = |variant: &str, level: &str| {
+            let pos = position_text(&AnyPosition::start(variant.parse().unwrap()));
+            let mut out = Vec::new();
+            let input = format!(
+                "set-param name=variant value={variant}\npos pos={pos}\nlevel {level}\ngo think\n"
+            );
+            serve_with_books(
+                io::Cursor::new(input.into_bytes()),
+                &mut out,
+                EngineOptions::default(),
+                vec![Arc::new(book.clone())],
+            )
+            .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        // On a move time the book's move comes at once, without a search.
+        let out = run("russian", "move-time=5");
+        let done = out.lines().find(|l| l.starts_with("done")).expect(&out);
+        let played = MoveText::parse_hub(Line::parse(done).unwrap().get("move").unwrap()).unwrap();
+        assert_eq!(find_move(&start, &played).unwrap(), m, "{out}");
+        assert!(!out.contains("info"), "{out}");
+        // A fixed depth searches; a game of another variant searches.
+        assert!(run("russian", "depth=3").contains("info depth=3"));
+        assert!(run("brazilian", "nodes=3000").contains("info depth="));
     }
 }

@@ -2,9 +2,10 @@
 
 use crate::computer::{Computer, ComputerRequest};
 use dama_core::{AnyMove, Game, GameOptions, Variant};
+use dama_engine::book::Book;
 use dama_engine::{Engine, EngineOptions, Level, Limits, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Longest think when the game has no clock (the strongest level has no depth or node limit
@@ -39,10 +40,14 @@ pub fn draw_is_acceptable(score: Score, plies: usize) -> bool {
 /// search with none waiting takes any idle engine and clears its table, or makes a new one.
 /// At most as many engines live as searches ran at once (the [`crate::computer::ComputerPool`]'s
 /// workers), each with `hash_mb` of table.
+///
+/// Opening books ([`EngineComputer::with_books`]) are played from at full strength only: the
+/// gentle levels keep the mistakes they are made for.
 #[derive(Debug)]
 pub struct EngineComputer {
     hash_mb: usize,
     idle: Mutex<Vec<Seated>>,
+    books: Vec<Arc<Book>>,
 }
 
 /// An idle engine and what its table holds.
@@ -80,10 +85,28 @@ impl Default for EngineComputer {
 impl EngineComputer {
     /// The engine with `hash_mb` MiB of transposition table per search.
     pub fn new(hash_mb: usize) -> Self {
+        EngineComputer::with_books(hash_mb, Vec::new())
+    }
+
+    /// The same, playing its moves at level 10 from the book of the game's variant while the
+    /// game follows it (one book per variant; see [`dama_engine::book::Book::choose`]).
+    pub fn with_books(hash_mb: usize, books: Vec<Arc<Book>>) -> Self {
         EngineComputer {
             hash_mb,
             idle: Mutex::new(Vec::new()),
+            books,
         }
+    }
+
+    /// The book a move search of `key`'s kind plays from, if any.
+    fn book_for(&self, key: TableKey) -> Option<Arc<Book>> {
+        if key.level != Level::MAX {
+            return None;
+        }
+        self.books
+            .iter()
+            .find(|b| b.variant() == key.variant)
+            .cloned()
     }
 
     /// An engine for a search of `key`'s kind: the idle one that searched the same kind last,
@@ -126,16 +149,19 @@ impl EngineComputer {
         }
     }
 
-    /// Runs a search of `game` at `level` on a kept engine.
+    /// Runs a search of `game` at `level` on a kept engine; a move search (`book`) may play
+    /// from the opening book instead.
     fn search(
         &self,
         game: &Game,
         level: Level,
         limits: Limits,
         stop: &AtomicBool,
+        book: bool,
     ) -> dama_engine::SearchResult {
         let key = TableKey::of(game, level);
         let mut engine = self.take(key);
+        engine.set_book(if book { self.book_for(key) } else { None });
         engine.set_game(game);
         let result = search_stoppable(&mut engine, limits, stop);
         self.put_back(engine, key);
@@ -165,7 +191,7 @@ impl Computer for EngineComputer {
             ),
             None => Limits::move_time(MAX_THINK),
         };
-        let result = self.search(&request.game, level, limits, stop);
+        let result = self.search(&request.game, level, limits, stop, true);
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -190,7 +216,8 @@ impl Computer for EngineComputer {
         };
         // The judgement is the computer's best, whatever level it plays at: a gentle
         // computer still knows when it is winning.
-        let result = self.search(game, Level::MAX, limits, stop);
+        // Never from the book: a book move comes without a score.
+        let result = self.search(game, Level::MAX, limits, stop, false);
         if stop.load(Ordering::Relaxed) {
             return false;
         }
@@ -260,6 +287,36 @@ mod tests {
             }
         }
         assert_eq!(computer.levels(), 10);
+    }
+
+    #[test]
+    fn full_strength_plays_from_the_book_of_its_variant() {
+        use dama_engine::book::Outcome;
+        let start = dama_core::AnyPosition::start(Variant::Russian);
+        let moves = start.legal_moves();
+        let m = moves[moves.len() - 1];
+        let mut book = Book::new(Variant::Russian, 2);
+        book.add_game(&start, &[m], Outcome::Draw).unwrap();
+        let computer = EngineComputer::with_books(1, vec![Arc::new(book)]);
+        let key = |variant, level| TableKey {
+            variant,
+            options: GameOptions::default(),
+            level: Level::new(level).unwrap(),
+        };
+        assert!(computer.book_for(key(Variant::Russian, 10)).is_some());
+        assert!(computer.book_for(key(Variant::Russian, 9)).is_none());
+        assert!(computer.book_for(key(Variant::English, 10)).is_none());
+        // With ten minutes on its clock a search would think for seconds; the book answers at once.
+        let request = ComputerRequest {
+            game: Game::new(Variant::Russian),
+            level: 10,
+            clock_ms: Some(600_000),
+            increment_ms: 0,
+        };
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        assert_eq!(computer.choose(&request, &stop), Some(m));
+        assert!(started.elapsed() < Duration::from_secs(2));
     }
 
     fn offered(variant: Variant, fen: &str, by: dama_core::Color) -> ComputerRequest {
