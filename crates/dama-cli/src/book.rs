@@ -46,7 +46,12 @@ pub struct Report {
     pub unreadable: usize,
 }
 
-fn outcome(result: Option<GameResult>, order: ResultOrder, variant: Variant) -> Option<Outcome> {
+/// How a game ended, its `Result` tag read in `order`; `None` without a result.
+pub(crate) fn outcome(
+    result: Option<GameResult>,
+    order: ResultOrder,
+    variant: Variant,
+) -> Option<Outcome> {
     let first_won = match result? {
         GameResult::Draw => return Some(Outcome::Draw),
         GameResult::WhiteWins => true,

@@ -27,6 +27,27 @@ enum TuneCommand {
     Fit(FitArgs),
     /// Self-play and fit the linear feature weights alone (the first tuner).
     Linear(LinearArgs),
+    /// Turn the games of PDN files (played anywhere: masters' games, archives) into training
+    /// data: each quiet position with its game's result.
+    Import(ImportArgs),
+}
+
+/// Options of `dama tune import`.
+#[derive(Debug, clap::Args)]
+struct ImportArgs {
+    /// Variant (games without a `GameType` tag are read as this; others are skipped).
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: String,
+    /// PDN files of games with results (JSON files of PDN strings are read too).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// How the files' `Result` tags name the winner (`first-player`: `1-0` is a win for the
+    /// side that moves first, as English archives write it).
+    #[arg(long, value_enum, default_value_t = crate::book::ResultOrder::Standard)]
+    results: crate::book::ResultOrder,
+    /// Data file to write (it must not exist: imported data is kept apart from self-play).
+    #[arg(long)]
+    out: PathBuf,
 }
 
 /// Options of `dama tune play`.
@@ -208,7 +229,68 @@ pub fn run(args: Args) -> Result<(), CliError> {
         TuneCommand::Play(a) => play(a),
         TuneCommand::Fit(a) => fit(a),
         TuneCommand::Linear(a) => linear(a),
+        TuneCommand::Import(a) => import(a),
     }
+}
+
+fn import(args: ImportArgs) -> Result<(), CliError> {
+    use dama_engine::book::Outcome;
+    use dama_notation::pdn::{self, GameResult, ReplayOptions};
+    let variant: Variant = args.variant.parse()?;
+    let path = &args.out;
+    let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(err)?;
+    let mut out = std::io::BufWriter::new(file);
+    out.write_all(selfplay::header(variant).as_bytes())
+        .map_err(err)?;
+    let opts = ReplayOptions {
+        default_variant: variant,
+        variations: false,
+        keep_moves: true,
+    };
+    let (mut games, mut skipped, mut positions) = (0u32, 0usize, 0usize);
+    for file in &args.files {
+        for game in crate::shots::read_games(file)? {
+            let Ok(game) = game else {
+                skipped += 1;
+                continue;
+            };
+            let Some(replayed) = pdn::replay(&game, &opts)
+                .ok()
+                .filter(|r| r.variant == variant)
+            else {
+                skipped += usize::from(!game.is_empty());
+                continue;
+            };
+            let result = game.tag("Result").and_then(GameResult::parse);
+            let result = match crate::book::outcome(result, args.results, variant) {
+                Some(Outcome::WhiteWins) => 1,
+                Some(Outcome::BlackWins) => -1,
+                Some(Outcome::Draw) => 0,
+                None => {
+                    skipped += 1;
+                    continue;
+                }
+            };
+            let records = selfplay::game_records(&replayed.start, &replayed.moves, result, games);
+            for r in &records {
+                out.write_all(&r.to_bytes()).map_err(err)?;
+            }
+            positions += records.len();
+            games += 1;
+        }
+    }
+    out.flush().map_err(err)?;
+    println!(
+        "{games} games, {positions} positions written to {} ({skipped} games skipped: unreadable, \
+         of another variant or without a result)",
+        path.display()
+    );
+    Ok(())
 }
 
 fn play(args: PlayArgs) -> Result<(), CliError> {

@@ -158,3 +158,52 @@ fn self_play_data_fits_a_model_that_analyse_and_match_use() {
     assert!(!text(&o.stderr).contains("panicked"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn games_from_pdn_files_become_training_data() {
+    let dir = std::env::temp_dir().join(format!("dama-tune-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdn = dir.join("games.pdn");
+    let games = "[Result \"1-0\"]\n1. 11-15 23-19 2. 8-11 22-17 1-0\n\n\
+                 [Result \"*\"]\n1. 11-15 23-19 *\n\n\
+                 [Result \"1/2-1/2\"]\n1. 9-13 22-18 1/2-1/2\n\n\
+                 [Result \"0-1\"]\n1. 11-15 22-18 2. 15x22 25x18 0-1\n";
+    std::fs::write(&pdn, games).unwrap();
+    let data = dir.join("games.dat");
+    let args = |out: &str| {
+        vec![
+            "tune".to_owned(),
+            "import".into(),
+            "-v".into(),
+            "english".into(),
+            pdn.to_str().unwrap().into(),
+            "--results".into(),
+            "first-player".into(),
+            "--out".into(),
+            out.into(),
+        ]
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        dama(&a)
+    };
+    let o = run(args(data.to_str().unwrap()));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    // Positions with a capture pending are left out: the last game gives its first two.
+    assert!(out.starts_with("3 games, 8 positions written"), "{out}");
+    assert!(out.contains("(1 games skipped"), "{out}");
+    // A header and eight records of 58 bytes.
+    let bytes = std::fs::read(&data).unwrap();
+    assert!(bytes.starts_with(b"dama-selfplay 1 english\n"));
+    assert_eq!(bytes.len(), "dama-selfplay 1 english\n".len() + 8 * 58);
+    // The first game's positions carry Black's win (-1 for White), the next a draw, the last
+    // White's win.
+    let result_of = |i: usize| bytes["dama-selfplay 1 english\n".len() + i * 58 + 49] as i8;
+    let results: Vec<i8> = (0..8).map(result_of).collect();
+    assert_eq!(results, [-1, -1, -1, -1, 0, 0, 1, 1]);
+    // An existing file is not overwritten.
+    let o = run(args(data.to_str().unwrap()));
+    assert!(!o.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

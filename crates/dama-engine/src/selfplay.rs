@@ -150,6 +150,40 @@ impl Record {
     }
 }
 
+/// The records of a game played elsewhere (from a PDN file): each quiet position of the main
+/// line (no capture pending) with the game's `result` for White (1, 0 or −1) and no search
+/// score (0: fit such data on the results alone, `result_weight` 1). Stops at the first
+/// illegal move.
+pub fn game_records(
+    start: &AnyPosition,
+    moves: &[dama_core::AnyMove],
+    result: i8,
+    game: u32,
+) -> Vec<Record> {
+    let mut out = Vec::new();
+    let mut pos = *start;
+    for (ply, m) in moves.iter().enumerate() {
+        if !pos.must_capture() {
+            let s = pos.setup();
+            out.push(Record {
+                white: s.white,
+                black: s.black,
+                kings: s.kings,
+                side: s.side_to_move,
+                result: result.clamp(-1, 1),
+                score: 0,
+                ply: ply.min(u16::MAX as usize) as u16,
+                game,
+            });
+        }
+        match pos.play(m) {
+            Ok(next) => pos = next,
+            Err(_) => break,
+        }
+    }
+    out
+}
+
 /// Reads the records of a data file of `variant`, at most `limit` of them.
 ///
 /// # Errors
