@@ -51,6 +51,12 @@ pub struct Args {
     /// Follower: stop after this many games (default: until the peer stops).
     #[arg(long)]
     max_games: Option<u32>,
+    /// An opening book: PDN games of the variant whose first moves dama plays without
+    /// searching while a game follows them (see `dama book`).
+    #[arg(long, value_name = "PDN")]
+    book: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    book_options: crate::book::BookOptions,
 }
 
 fn report(r: &GameRecord) {
@@ -76,12 +82,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "--movetime must be a positive number of seconds".into(),
         ));
     }
+    let book = args
+        .book
+        .as_deref()
+        .map(|path| crate::book::load_for(path, variant, &args.book_options))
+        .transpose()?;
     let mut engine = Engine::new(EngineOptions {
         threads: args.threads.clamp(1, 64),
         hash_mb: args.hash.clamp(1, 65536),
         level,
         ..EngineOptions::default()
     });
+    engine.set_book(book.map(std::sync::Arc::new));
     let mut player = Player {
         engine: &mut engine,
         variant,

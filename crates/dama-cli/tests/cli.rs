@@ -421,7 +421,16 @@ fn match_against_a_dxp_follower_names_it_from_the_first_game() {
         .unwrap()
         .port();
     let bin = env!("CARGO_BIN_EXE_dama");
-    let second = format!("dxp:{port}:{bin} dxp --port {port} --level 1 --hash 1");
+    // The follower plays from a book of one game: as White it opens 35-30.
+    let dir = std::env::temp_dir().join(format!("dama-cli-dxp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.pdn");
+    std::fs::write(&book, "[Result \"1-1\"]\n1. 35-30 1-1\n").unwrap();
+    let games_file = dir.join("games.pdn");
+    let second = format!(
+        "dxp:{port}:{bin} dxp --port {port} --level 1 --hash 1 --book {}",
+        book.display()
+    );
     let o = dama(&[
         "match",
         "--first",
@@ -436,9 +445,17 @@ fn match_against_a_dxp_follower_names_it_from_the_first_game() {
         "16",
         "--hash",
         "1",
+        "--pdn",
+        games_file.to_str().unwrap(),
     ]);
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
+    let pdn = std::fs::read_to_string(&games_file).unwrap();
+    let white = format!("[White \"dama {}\"]", env!("CARGO_PKG_VERSION"));
+    let followers: Vec<&str> = pdn.split("[Event").filter(|g| g.contains(&white)).collect();
+    assert_eq!(followers.len(), 1, "{pdn}");
+    assert!(followers[0].contains("\n1. 35-30 "), "{pdn}");
+    std::fs::remove_dir_all(&dir).unwrap();
     let games: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(games.len(), 2, "{err}");
     let version = format!("dama {}", env!("CARGO_PKG_VERSION"));
