@@ -42,6 +42,12 @@ fn with_database_line<R: Rules>(
 /// The longest continuation taken from the endgame database for a principal variation.
 const ENDGAME_LINE: usize = 40;
 
+/// Nodes of each short search that checks a book move ([`Engine::set_book`]).
+const BOOK_CHECK_NODES: u64 = 20_000;
+/// How far below the short search's best move (centi-men) a book move may score and still
+/// be played.
+const BOOK_CHECK_MARGIN: i32 = 100;
+
 /// How many pieces before the searches use the endgame database its build starts.
 const ENDGAME_AHEAD: u32 = 8;
 
@@ -262,29 +268,49 @@ impl Engine {
     }
 
     /// Sets the opening book (`None`: none, the default). While the game follows it, a search
-    /// on the clock, a move time or a node budget plays the book's move at once (see
-    /// [`Book::choose`]); a search to a fixed depth, an infinite one or a ponder search
-    /// searches as usual, as does every search of a position the book does not know. A book of
-    /// another variant is never consulted.
+    /// on the clock, a move time or a node budget plays the book's move (see [`Book::choose`])
+    /// after two short searches (20,000 nodes each) find it no more than a man below the best
+    /// move they see; a search to a fixed depth, an infinite one or a ponder search searches as
+    /// usual, as does every search of a position the book does not know. A book of another
+    /// variant is never consulted.
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
     }
 
-    /// The book's move for the current position under `limits`, as a search result.
-    fn book_move(&self, limits: &Limits) -> Option<SearchResult> {
-        let book = self.book.as_ref()?;
+    /// The book's move for the current position under `limits`, as a search result, if a
+    /// short search does not find it clearly worse than its own best move: a collection's games
+    /// may hold blunders, and the book must never make one. (The search's best move is taken
+    /// as is; another book move is searched once more from the position it leads to.)
+    fn book_move(&mut self, limits: &Limits) -> Option<SearchResult> {
+        let book = self.book.clone()?;
         if limits.depth.is_some() || limits.infinite || limits.ponder {
             return None;
         }
         let choice = book.choose(&self.root)?;
+        let started = Instant::now();
+        let check = Limits::nodes(BOOK_CHECK_NODES);
+        let best = self.job(check).run(&mut |_| {});
+        let (score, nodes) = if best.best_move == Some(choice.mv) {
+            (best.score, best.nodes)
+        } else {
+            let child = self.root.play(&choice.mv).ok()?;
+            let mut job = self.job(check);
+            job.state = root_state(&child, &[self.root], self.options.game_options);
+            job.root = child;
+            let reply = job.run(&mut |_| {});
+            (reply.score.flip(), best.nodes + reply.nodes)
+        };
+        if score.to_internal() < best.score.to_internal().saturating_sub(BOOK_CHECK_MARGIN) {
+            return None;
+        }
         Some(SearchResult {
             best_move: Some(choice.mv),
             ponder_move: None,
-            score: Score::Eval(0),
-            depth: 0,
-            seldepth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
+            score,
+            depth: best.depth,
+            seldepth: best.seldepth,
+            nodes,
+            time: started.elapsed(),
             pv: vec![choice.mv],
             book: true,
         })
