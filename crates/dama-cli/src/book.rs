@@ -1,5 +1,5 @@
 //! `dama book`: an opening book built from PDN games, and the options that give one to the
-//! engine (`dama match --first-book`).
+//! engine (`dama match --first-book`, `dama hub|serve --book`, `dama dxp --book`).
 
 use crate::position_arg::PositionArgs;
 use crate::CliError;
@@ -132,7 +132,8 @@ impl Report {
     }
 }
 
-/// Builds the book for one player of a match, and says so on standard error.
+/// Builds a book of `variant` from one file and says what was read on standard error; an
+/// error when the file holds no game of the variant with a result.
 pub fn load_for(path: &Path, variant: Variant, options: &BookOptions) -> Result<Book, CliError> {
     let files = [path.to_path_buf()];
     let (book, report) = build(&files, variant, options)?;

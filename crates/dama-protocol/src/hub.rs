@@ -998,7 +998,7 @@ mod tests {
             .unwrap();
             String::from_utf8(out).unwrap()
         };
-        // On a move time the book's move comes at once, without a search.
+        // On a move time the book's move comes after its short check, without progress lines.
         let out = run("russian", "move-time=5");
         let done = out.lines().find(|l| l.starts_with("done")).expect(&out);
         let played = MoveText::parse_hub(Line::parse(done).unwrap().get("move").unwrap()).unwrap();
