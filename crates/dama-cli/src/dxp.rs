@@ -51,7 +51,7 @@ pub struct Args {
     /// Follower: stop after this many games (default: until the peer stops).
     #[arg(long)]
     max_games: Option<u32>,
-    /// An opening book: PDN games of the variant whose first moves dama plays without
+    /// An opening book: PDN games of the variant whose first moves dama plays instead of
     /// searching while a game follows them (see `dama book`).
     #[arg(long, value_name = "PDN")]
     book: Option<std::path::PathBuf>,

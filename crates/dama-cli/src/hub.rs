@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(long, default_value_t = 10)]
     level: u8,
     /// An opening book, `VARIANT=PDN` (repeatable, one per variant): games whose first moves
-    /// the engine plays without searching while a game of that variant follows them (see
+    /// the engine plays instead of searching while a game of that variant follows them (see
     /// `dama book`; games without a `GameType` tag are read as the variant).
     #[arg(long, value_name = "VARIANT=PDN")]
     book: Vec<String>,
