@@ -84,7 +84,7 @@ pub struct Args {
     #[arg(long = "hub-param")]
     hub_params: Vec<String>,
     /// An opening book for the first player when it is dama: PDN games whose first moves it
-    /// plays without searching while a game follows them (`dama book`).
+    /// plays instead of searching while a game follows them (`dama book`).
     #[arg(long, value_name = "PDN")]
     first_book: Option<PathBuf>,
     /// An opening book for the second player when it is dama.
@@ -999,6 +999,17 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The options of `dama match` given on a command line: `line`'s words, then `more`.
+    fn args(line: &str, more: &[&str]) -> Args {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            args: Args,
+        }
+        let words = line.split_whitespace().chain(more.iter().copied());
+        <Line as clap::Parser>::parse_from(std::iter::once("match").chain(words)).args
+    }
+
     #[test]
     fn book_players_follow_their_games() {
         // A drawn game of four plies: both sides' moves are playable.
@@ -1021,33 +1032,12 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("book.pdn");
         std::fs::write(&file, text).unwrap();
-        let args = Args {
-            first: "level:2".into(),
-            second: "level:2".into(),
-            variant: "russian".into(),
-            openings: None,
-            games: 2,
-            skip: 0,
-            tc: None,
-            movetime: 0.01,
-            depth: None,
-            nodes: Some(500),
-            threads: 1,
-            first_threads: None,
-            second_threads: None,
-            first_nodes: None,
-            second_nodes: None,
-            hash: 1,
-            max_plies: 200,
-            pdn: None,
-            hub_params: Vec::new(),
-            first_book: Some(file.clone()),
-            second_book: Some(file.clone()),
-            book: crate::book::BookOptions {
-                book_plies: 30,
-                book_results: crate::book::ResultOrder::Standard,
-            },
-        };
+        let file_text = file.to_str().unwrap();
+        let args = args(
+            "--first level:2 --second level:2 -v russian -n 2 --movetime 0.01 --nodes 500 \
+             --hash 1 --max-plies 200",
+            &["--first-book", file_text, "--second-book", file_text],
+        );
         let mut a =
             make_player(&args.first, &args, args.first_side(), Variant::Russian, 1).unwrap();
         let mut b =
@@ -1079,33 +1069,11 @@ mod tests {
 
     #[test]
     fn levels_play_a_short_match() {
-        let args = Args {
-            first: "level:10".into(),
-            second: "level:1".into(),
-            variant: "russian".into(),
-            openings: None,
-            games: 2,
-            skip: 0,
-            tc: None,
-            movetime: 0.01,
-            depth: None,
-            nodes: Some(2000),
-            threads: 1,
-            first_threads: Some(2),
-            second_threads: None,
-            first_nodes: None,
-            second_nodes: Some(500),
-            hash: 1,
-            max_plies: 200,
-            pdn: None,
-            hub_params: Vec::new(),
-            first_book: None,
-            second_book: None,
-            book: crate::book::BookOptions {
-                book_plies: 30,
-                book_results: crate::book::ResultOrder::Standard,
-            },
-        };
+        let args = args(
+            "--first level:10 --second level:1 -v russian -n 2 --movetime 0.01 --nodes 2000 \
+             --first-threads 2 --second-nodes 500 --hash 1 --max-plies 200",
+            &[],
+        );
         let mut a =
             make_player(&args.first, &args, args.first_side(), Variant::Russian, 1).unwrap();
         let mut b =
