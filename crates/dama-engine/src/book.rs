@@ -1,4 +1,4 @@
-//! Opening book: the moves played in a collection of games, to play without searching while a
+//! Opening book: the moves played in a collection of games, to play instead of searching while a
 //! game follows them.
 //!
 //! A book is built from games (their start, moves and results) of one variant. Each position of
@@ -99,7 +99,6 @@ pub struct Book {
     plies: usize,
     entries: HashMap<u64, Vec<BookMove>>,
     games: usize,
-    moves: usize,
 }
 
 impl Book {
@@ -110,7 +109,6 @@ impl Book {
             plies,
             entries: HashMap::new(),
             games: 0,
-            moves: 0,
         }
     }
 
@@ -136,7 +134,11 @@ impl Book {
 
     /// Moves recorded (each game's move in each position once).
     pub fn moves_recorded(&self) -> usize {
-        self.moves
+        self.entries
+            .values()
+            .flatten()
+            .map(|b| b.games as usize)
+            .sum()
     }
 
     /// Adds the first [`Book::plies`] moves of a game played from `start`. Nothing is added
@@ -177,7 +179,6 @@ impl Book {
                     half_points,
                 }),
             }
-            self.moves += 1;
         }
         self.games += 1;
         Ok(())

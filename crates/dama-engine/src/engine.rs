@@ -131,7 +131,8 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<AnyMove>,
-    /// Whether the move came from the opening book ([`Engine::set_book`]) without a search.
+    /// Whether the move came from the opening book ([`Engine::set_book`]) instead of a search
+    /// (only the book move's short check was searched).
     pub book: bool,
 }
 
@@ -295,6 +296,7 @@ impl Engine {
         } else {
             let child = self.root.play(&choice.mv).ok()?;
             let mut job = self.job(check);
+            // The game's older positions matter little to a short check in the opening.
             job.state = root_state(&child, &[self.root], self.options.game_options);
             job.root = child;
             let reply = job.run(&mut |_| {});
@@ -449,7 +451,6 @@ impl Engine {
     /// inside) and returns the result. `on_info` is called after each iteration.
     pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&SearchInfo)) -> SearchResult {
         if let Some(result) = self.book_move(&limits) {
-            self.wait();
             return result;
         }
         let job = self.job(limits);
@@ -461,7 +462,6 @@ impl Engine {
     pub fn go(&mut self, limits: Limits) -> mpsc::Receiver<Event> {
         let (tx, rx) = mpsc::channel();
         if let Some(result) = self.book_move(&limits) {
-            self.wait();
             let _ = tx.send(Event::Done(result));
             return rx;
         }

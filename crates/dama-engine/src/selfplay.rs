@@ -90,6 +90,21 @@ impl Record {
     /// Bytes per record.
     pub const SIZE: usize = 3 * 16 + 1 + 1 + 2 + 2 + 4;
 
+    /// The record of `pos`.
+    fn of(pos: &AnyPosition, result: i8, score: i16, ply: u16, game: u32) -> Record {
+        let s = pos.setup();
+        Record {
+            white: s.white,
+            black: s.black,
+            kings: s.kings,
+            side: s.side_to_move,
+            result,
+            score,
+            ply,
+            game,
+        }
+    }
+
     /// The position (side to move included).
     ///
     /// # Errors
@@ -164,17 +179,8 @@ pub fn game_records(
     let mut pos = *start;
     for (ply, m) in moves.iter().enumerate() {
         if !pos.must_capture() {
-            let s = pos.setup();
-            out.push(Record {
-                white: s.white,
-                black: s.black,
-                kings: s.kings,
-                side: s.side_to_move,
-                result: result.clamp(-1, 1),
-                score: 0,
-                ply: ply.min(u16::MAX as usize) as u16,
-                game,
-            });
+            let ply = ply.min(u16::MAX as usize) as u16;
+            out.push(Record::of(&pos, result.clamp(-1, 1), 0, ply, game));
         }
         match pos.play(m) {
             Ok(next) => pos = next,
@@ -416,19 +422,7 @@ fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBoo
     });
     positions
         .into_iter()
-        .map(|(p, score, ply)| {
-            let s = p.setup();
-            Record {
-                white: s.white,
-                black: s.black,
-                kings: s.kings,
-                side: s.side_to_move,
-                result,
-                score: score as i16,
-                ply,
-                game: number,
-            }
-        })
+        .map(|(p, score, ply)| Record::of(&p, result, score as i16, ply, number))
         .collect()
 }
 
