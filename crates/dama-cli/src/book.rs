@@ -3,24 +3,13 @@
 
 use crate::position_arg::PositionArgs;
 use crate::CliError;
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use dama_core::{Color, Variant};
 use dama_engine::book::{Book, Outcome};
 use dama_notation::move_text::write_move;
-use dama_notation::pdn::{self, GameResult, ReplayOptions};
+use dama_notation::pdn::{self, GameResult, ReplayOptions, Replayed, ResultOrder};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// How a file's `Result` tags name the winner.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum ResultOrder {
-    /// `1-0` is a win for White, as the PDN standard writes it (and dama does).
-    #[default]
-    Standard,
-    /// `1-0` is a win for the side that moves first: Black in English and the other variants
-    /// where Black starts, as CheckerBoard and the English game archives write it.
-    FirstPlayer,
-}
 
 /// Options that build a book.
 #[derive(Parser, Debug, Clone)]
@@ -28,8 +17,9 @@ pub struct BookOptions {
     /// Plies of each game kept in the book, from the game's start.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub book_plies: u32,
-    /// How the `Result` tags of the book's games name the winner.
-    #[arg(long, value_enum, default_value_t = ResultOrder::Standard)]
+    /// How the `Result` tags of the book's games name the winner: `standard` (`1-0` is a win
+    /// for White) or `first-player` (for the side that moves first, as English archives write it).
+    #[arg(long, default_value = "standard")]
     pub book_results: ResultOrder,
 }
 
@@ -46,36 +36,14 @@ pub struct Report {
     pub unreadable: usize,
 }
 
-/// How a game ended, its `Result` tag read in `order`; `None` without a result.
-pub(crate) fn outcome(
-    result: Option<GameResult>,
-    order: ResultOrder,
-    variant: Variant,
-) -> Option<Outcome> {
-    let first_won = match result? {
-        GameResult::Draw => return Some(Outcome::Draw),
-        GameResult::WhiteWins => true,
-        GameResult::BlackWins => false,
-        GameResult::DoubleForfeit | GameResult::Unknown => return None,
-    };
-    let white_won = match order {
-        ResultOrder::Standard => first_won,
-        ResultOrder::FirstPlayer => first_won == (variant.first_player() == Color::White),
-    };
-    Some(if white_won {
-        Outcome::WhiteWins
-    } else {
-        Outcome::BlackWins
-    })
-}
-
-/// Builds a book of `variant` from the games of PDN (or JSON-wrapped PDN) files.
-pub fn build(
+/// Calls `each` with every game of PDN (or JSON-wrapped PDN) `files` that replays in
+/// `variant` and has a result (its `Result` tag read in `order`), and counts the others.
+pub fn for_each_game(
     files: &[PathBuf],
     variant: Variant,
-    options: &BookOptions,
-) -> Result<(Book, Report), CliError> {
-    let mut book = Book::new(variant, options.book_plies as usize);
+    order: ResultOrder,
+    mut each: impl FnMut(&Replayed, Outcome) -> Result<(), CliError>,
+) -> Result<Report, CliError> {
     let mut report = Report::default();
     let opts = ReplayOptions {
         default_variant: variant,
@@ -99,21 +67,47 @@ pub fn build(
                 report.other_variant += 1;
                 continue;
             }
-            let result = game.tag("Result").and_then(GameResult::parse);
-            let Some(outcome) = outcome(result, options.book_results, variant) else {
+            let winner = game
+                .tag("Result")
+                .and_then(GameResult::parse)
+                .and_then(|r| r.winner(variant, order));
+            let Some(winner) = winner else {
                 report.no_result += 1;
                 continue;
             };
-            match book.add_game(&replayed.start, &replayed.moves, outcome) {
-                Ok(()) => report.games += 1,
-                Err(_) => report.unreadable += 1,
-            }
+            let outcome = match winner {
+                None => Outcome::Draw,
+                Some(Color::White) => Outcome::WhiteWins,
+                Some(Color::Black) => Outcome::BlackWins,
+            };
+            each(&replayed, outcome)?;
+            report.games += 1;
         }
     }
+    Ok(report)
+}
+
+/// Builds a book of `variant` from the games of PDN (or JSON-wrapped PDN) files.
+pub fn build(
+    files: &[PathBuf],
+    variant: Variant,
+    options: &BookOptions,
+) -> Result<(Book, Report), CliError> {
+    let mut book = Book::new(variant, options.book_plies as usize);
+    let report = for_each_game(files, variant, options.book_results, |game, outcome| {
+        // A replayed game of the book's variant always fits it.
+        book.add_game(&game.start, &game.moves, outcome)
+            .map_err(|e| CliError(e.to_string()))
+    })?;
     Ok((book, report))
 }
 
 impl Report {
+    /// Games left out: unreadable, of another variant or without a result.
+    pub fn skipped(&self) -> usize {
+        self.other_variant + self.no_result + self.unreadable
+    }
+
     /// One line: what was read.
     pub fn summary(&self, book: &Book, files: &[PathBuf]) -> String {
         let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
@@ -204,28 +198,4 @@ pub fn run(args: Args) -> Result<(), CliError> {
         println!("no move to play: only moves of losing players are known here");
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn result_order_names_the_winner() {
-        let e = Variant::English;
-        let r = Variant::Russian;
-        let std = ResultOrder::Standard;
-        let first = ResultOrder::FirstPlayer;
-        let w = Some(GameResult::WhiteWins);
-        let b = Some(GameResult::BlackWins);
-        assert_eq!(outcome(w, std, e), Some(Outcome::WhiteWins));
-        assert_eq!(outcome(w, first, e), Some(Outcome::BlackWins));
-        assert_eq!(outcome(b, first, e), Some(Outcome::WhiteWins));
-        assert_eq!(outcome(w, first, r), Some(Outcome::WhiteWins));
-        assert_eq!(outcome(b, std, r), Some(Outcome::BlackWins));
-        let d = Some(GameResult::Draw);
-        assert_eq!(outcome(d, first, e), Some(Outcome::Draw));
-        assert_eq!(outcome(Some(GameResult::Unknown), std, e), None);
-        assert_eq!(outcome(None, std, e), None);
-    }
 }

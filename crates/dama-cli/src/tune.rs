@@ -43,8 +43,8 @@ struct ImportArgs {
     files: Vec<PathBuf>,
     /// How the files' `Result` tags name the winner (`first-player`: `1-0` is a win for the
     /// side that moves first, as English archives write it).
-    #[arg(long, value_enum, default_value_t = crate::book::ResultOrder::Standard)]
-    results: crate::book::ResultOrder,
+    #[arg(long, default_value = "standard")]
+    results: dama_notation::pdn::ResultOrder,
     /// Data file to write (it must not exist: imported data is kept apart from self-play).
     #[arg(long)]
     out: PathBuf,
@@ -235,7 +235,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 fn import(args: ImportArgs) -> Result<(), CliError> {
     use dama_engine::book::Outcome;
-    use dama_notation::pdn::{self, GameResult, ReplayOptions};
     let variant: Variant = args.variant.parse()?;
     let path = &args.out;
     let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
@@ -247,48 +246,28 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(file);
     out.write_all(selfplay::header(variant).as_bytes())
         .map_err(err)?;
-    let opts = ReplayOptions {
-        default_variant: variant,
-        variations: false,
-        keep_moves: true,
-    };
-    let (mut games, mut skipped, mut positions) = (0u32, 0usize, 0usize);
-    for file in &args.files {
-        for game in crate::shots::read_games(file)? {
-            let Ok(game) = game else {
-                skipped += 1;
-                continue;
+    let (mut games, mut positions) = (0u32, 0usize);
+    let report =
+        crate::book::for_each_game(&args.files, variant, args.results, |game, outcome| {
+            let result = match outcome {
+                Outcome::WhiteWins => 1,
+                Outcome::BlackWins => -1,
+                Outcome::Draw => 0,
             };
-            let Some(replayed) = pdn::replay(&game, &opts)
-                .ok()
-                .filter(|r| r.variant == variant)
-            else {
-                skipped += usize::from(!game.is_empty());
-                continue;
-            };
-            let result = game.tag("Result").and_then(GameResult::parse);
-            let result = match crate::book::outcome(result, args.results, variant) {
-                Some(Outcome::WhiteWins) => 1,
-                Some(Outcome::BlackWins) => -1,
-                Some(Outcome::Draw) => 0,
-                None => {
-                    skipped += 1;
-                    continue;
-                }
-            };
-            let records = selfplay::game_records(&replayed.start, &replayed.moves, result, games);
+            let records = selfplay::game_records(&game.start, &game.moves, result, games);
             for r in &records {
                 out.write_all(&r.to_bytes()).map_err(err)?;
             }
             positions += records.len();
             games += 1;
-        }
-    }
+            Ok(())
+        })?;
     out.flush().map_err(err)?;
     println!(
-        "{games} games, {positions} positions written to {} ({skipped} games skipped: unreadable, \
+        "{games} games, {positions} positions written to {} ({} games skipped: unreadable, \
          of another variant or without a result)",
-        path.display()
+        path.display(),
+        report.skipped()
     );
     Ok(())
 }

@@ -25,7 +25,7 @@ pub use writer::{write_game, write_games_to_string};
 
 use crate::move_text::{MoveNumber, MoveText};
 use core::fmt;
-use dama_core::Variant;
+use dama_core::{Color, Variant};
 
 /// A place in the text: 1-based line and column (the column counts characters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -127,6 +127,53 @@ impl GameResult {
     }
 }
 
+/// How a file's results name the winner. The PDN standard writes `1-0` for a win of White in
+/// every variant (and dama writes it so); English game archives (CheckerBoard's and the OCA's
+/// among them) write `1-0` for a win of the side that moves first, which is Black there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResultOrder {
+    /// `1-0` is a win for White.
+    #[default]
+    Standard,
+    /// `1-0` is a win for the side that moves first.
+    FirstPlayer,
+}
+
+impl core::str::FromStr for ResultOrder {
+    type Err = String;
+
+    /// `standard` or `first-player`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "standard" => Ok(ResultOrder::Standard),
+            "first-player" => Ok(ResultOrder::FirstPlayer),
+            _ => Err(format!("{s:?} is not standard or first-player")),
+        }
+    }
+}
+
+impl GameResult {
+    /// The winner of a game of `variant` with this result written in `order`: `Some(None)` for
+    /// a draw, `None` when the result is unknown or a double forfeit.
+    pub fn winner(self, variant: Variant, order: ResultOrder) -> Option<Option<Color>> {
+        let first_won = match self {
+            GameResult::Draw => return Some(None),
+            GameResult::WhiteWins => true,
+            GameResult::BlackWins => false,
+            GameResult::DoubleForfeit | GameResult::Unknown => return None,
+        };
+        let white_won = match order {
+            ResultOrder::Standard => first_won,
+            ResultOrder::FirstPlayer => first_won == (variant.first_player() == Color::White),
+        };
+        Some(Some(if white_won {
+            Color::White
+        } else {
+            Color::Black
+        }))
+    }
+}
+
 /// One game of a PDN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
@@ -176,5 +223,31 @@ impl Game {
     /// Whether the game has neither tags nor moves (only comments or nothing).
     pub fn is_empty(&self) -> bool {
         self.tags.is_empty() && self.main_line_len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_name_the_winner_in_either_order() {
+        use Color::{Black, White};
+        let (e, r) = (Variant::English, Variant::Russian);
+        let (std, first) = (ResultOrder::Standard, ResultOrder::FirstPlayer);
+        let w = GameResult::WhiteWins;
+        let b = GameResult::BlackWins;
+        assert_eq!(w.winner(e, std), Some(Some(White)));
+        // Black moves first in English, White in Russian.
+        assert_eq!(w.winner(e, first), Some(Some(Black)));
+        assert_eq!(b.winner(e, first), Some(Some(White)));
+        assert_eq!(w.winner(r, first), Some(Some(White)));
+        assert_eq!(b.winner(r, std), Some(Some(Black)));
+        assert_eq!(GameResult::Draw.winner(e, first), Some(None));
+        assert_eq!(GameResult::Unknown.winner(e, std), None);
+        assert_eq!(GameResult::DoubleForfeit.winner(r, std), None);
+        assert_eq!("first-player".parse(), Ok(first));
+        assert_eq!("standard".parse(), Ok(std));
+        assert!("white".parse::<ResultOrder>().is_err());
     }
 }
