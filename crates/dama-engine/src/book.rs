@@ -312,7 +312,6 @@ mod tests {
             assert_eq!(r.best_move, Some(m));
             // Only the two short searches that check the move.
             assert!(r.nodes > 0 && r.nodes < 50_000, "{}", r.nodes);
-            assert!(r.time < Duration::from_secs(2));
         }
         let events: Vec<_> = engine.go(Limits::nodes(5000)).iter().collect();
         assert!(matches!(&events[..], [crate::Event::Done(r)] if r.book && r.best_move == Some(m)));

@@ -278,43 +278,31 @@ impl Engine {
         self.book = book;
     }
 
-    /// The book's move for the current position under `limits`, as a search result, if a
-    /// short search does not find it clearly worse than its own best move: a collection's games
-    /// may hold blunders, and the book must never make one. (The search's best move is taken
-    /// as is; another book move is searched once more from the position it leads to.)
-    fn book_move(&mut self, limits: &Limits) -> Option<SearchResult> {
+    /// The check of the book's move for the current position under `limits`, if the book has
+    /// one: made ready here, searched by [`BookCheck::run`] on the search's thread.
+    fn book_check(&mut self, limits: &Limits) -> Option<BookCheck> {
         let book = self.book.clone()?;
         if limits.depth.is_some() || limits.infinite || limits.ponder {
             return None;
         }
         let choice = book.choose(&self.root)?;
-        let started = Instant::now();
-        let check = Limits::nodes(BOOK_CHECK_NODES);
-        let best = self.job(check).run(&mut |_| {});
-        let (score, nodes) = if best.best_move == Some(choice.mv) {
-            (best.score, best.nodes)
-        } else {
-            let child = self.root.play(&choice.mv).ok()?;
-            let mut job = self.job(check);
-            // The game's older positions matter little to a short check in the opening.
-            job.state = root_state(&child, &[self.root], self.options.game_options);
-            job.root = child;
-            let reply = job.run(&mut |_| {});
-            (reply.score.flip(), best.nodes + reply.nodes)
+        let child = self.root.play(&choice.mv).ok()?;
+        let limits = Limits::nodes(BOOK_CHECK_NODES);
+        // The checks stop and time themselves: the engine's own control is the next search's
+        // (a stop during a check ends that search at once).
+        let own = |job: Job| Job {
+            control: Arc::new(Control::new()),
+            ..job
         };
-        if score.to_internal() < best.score.to_internal().saturating_sub(BOOK_CHECK_MARGIN) {
-            return None;
-        }
-        Some(SearchResult {
-            best_move: Some(choice.mv),
-            ponder_move: None,
-            score,
-            depth: best.depth,
-            seldepth: best.seldepth,
-            nodes,
-            time: started.elapsed(),
-            pv: vec![choice.mv],
-            book: true,
+        let position = own(self.job(limits));
+        let mut reply = own(self.job(limits));
+        // The game's older positions matter little to a short check in the opening.
+        reply.state = root_state(&child, &[self.root], self.options.game_options);
+        reply.root = child;
+        Some(BookCheck {
+            choice: choice.mv,
+            position,
+            reply,
         })
     }
 
@@ -450,27 +438,22 @@ impl Engine {
     /// Searches the current position on this thread (helper threads are started and joined
     /// inside) and returns the result. `on_info` is called after each iteration.
     pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&SearchInfo)) -> SearchResult {
-        if let Some(result) = self.book_move(&limits) {
-            return result;
-        }
+        let check = self.book_check(&limits);
         let job = self.job(limits);
-        job.run(&mut on_info)
+        job.run_after(check, &mut on_info)
     }
 
     /// Starts a search in the background. Progress and the result arrive on the returned
     /// channel; the last event is always [`Event::Done`]. Stop it with [`Engine::stop`].
     pub fn go(&mut self, limits: Limits) -> mpsc::Receiver<Event> {
         let (tx, rx) = mpsc::channel();
-        if let Some(result) = self.book_move(&limits) {
-            let _ = tx.send(Event::Done(result));
-            return rx;
-        }
+        let check = self.book_check(&limits);
         let job = self.job(limits);
         let handle = std::thread::Builder::new()
             .name("dama-search".into())
             .spawn(move || {
                 let info_tx = tx.clone();
-                let result = job.run(&mut |info| {
+                let result = job.run_after(check, &mut |info| {
                     let _ = info_tx.send(Event::Info(info.clone()));
                 });
                 let _ = tx.send(Event::Done(result));
@@ -549,7 +532,59 @@ struct Job {
     seed: u64,
 }
 
+/// A book move and the two short searches that check it ([`Engine::set_book`]): a
+/// collection's games may hold blunders, and the book must never make one.
+struct BookCheck {
+    choice: AnyMove,
+    /// The search of the position.
+    position: Job,
+    /// The search of the position after the book move.
+    reply: Job,
+}
+
+impl BookCheck {
+    /// The book move as a search result, unless the position's search finds it more than
+    /// [`BOOK_CHECK_MARGIN`] below its best move. (The search's own best move is taken as is;
+    /// another book move is searched once more from the position it leads to.)
+    fn run(self) -> Option<SearchResult> {
+        let started = Instant::now();
+        let best = self.position.run(&mut |_| {});
+        let (score, nodes) = if best.best_move == Some(self.choice) {
+            (best.score, best.nodes)
+        } else {
+            let reply = self.reply.run(&mut |_| {});
+            (reply.score.flip(), best.nodes + reply.nodes)
+        };
+        if score.to_internal() < best.score.to_internal().saturating_sub(BOOK_CHECK_MARGIN) {
+            return None;
+        }
+        Some(SearchResult {
+            best_move: Some(self.choice),
+            ponder_move: None,
+            score,
+            depth: best.depth,
+            seldepth: best.seldepth,
+            nodes,
+            time: started.elapsed(),
+            pv: vec![self.choice],
+            book: true,
+        })
+    }
+}
+
 impl Job {
+    /// Plays the book's move if `check` passes, else searches.
+    fn run_after(
+        self,
+        check: Option<BookCheck>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        match check.and_then(BookCheck::run) {
+            Some(result) => result,
+            None => self.run(on_info),
+        }
+    }
+
     fn run(self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         with_rules!(self.root.variant(), R => self.run_rules::<R>(on_info))
     }

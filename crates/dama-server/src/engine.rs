@@ -306,7 +306,6 @@ mod tests {
         assert!(computer.book_for(key(Variant::Russian, 10)).is_some());
         assert!(computer.book_for(key(Variant::Russian, 9)).is_none());
         assert!(computer.book_for(key(Variant::English, 10)).is_none());
-        // With ten minutes on its clock a search would think for seconds; the book answers at once.
         let request = ComputerRequest {
             game: Game::new(Variant::Russian),
             level: 10,
@@ -314,9 +313,16 @@ mod tests {
             increment_ms: 0,
         };
         let stop = AtomicBool::new(false);
-        let started = Instant::now();
         assert_eq!(computer.choose(&request, &stop), Some(m));
-        assert!(started.elapsed() < Duration::from_secs(2));
+        // The move came from the book (a search might have found it too).
+        let limits = Limits::clock(Duration::from_secs(600), Duration::ZERO, None);
+        let game = &request.game;
+        let level = Level::MAX;
+        let result = computer.search(game, level, limits, &stop, true);
+        assert!(result.book && result.best_move == Some(m));
+        // The computer's judgement of a draw offer never plays from the book.
+        let nodes = Limits::nodes(1000);
+        assert!(!computer.search(game, level, nodes, &stop, false).book);
     }
 
     fn offered(variant: Variant, fen: &str, by: dama_core::Color) -> ComputerRequest {
