@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn a_book_move_that_loses_a_man_is_not_played() {
-        use crate::{Engine, EngineOptions, Limits};
+        use crate::{Engine, EngineOptions, Level, Limits};
         use std::sync::Arc;
         // Black to move: 14-18 walks into 23x14, the other moves keep the balance.
         let pos = AnyPosition::from_fen(Variant::English, "B:W23,31:B14,3").unwrap();
@@ -343,15 +343,26 @@ mod tests {
             book.add_game(&pos, &[blunder], Outcome::Draw).unwrap();
         }
         assert_eq!(book.choose(&pos).map(|b| b.mv), Some(blunder));
-        let mut engine = Engine::new(EngineOptions {
-            hash_mb: 1,
-            ..EngineOptions::default()
-        });
-        engine.set_book(Some(Arc::new(book)));
-        engine.set_position(pos, &[]);
-        let r = engine.search(Limits::nodes(20_000), |_| {});
-        assert!(!r.book);
-        assert_ne!(r.best_move, Some(blunder));
+        let book = Arc::new(book);
+        for level in [Level::MAX, Level::MIN] {
+            let mut engine = Engine::new(EngineOptions {
+                hash_mb: 1,
+                level,
+                ..EngineOptions::default()
+            });
+            engine.set_book(Some(Arc::clone(&book)));
+            engine.set_position(pos, &[]);
+            // The check is a full-strength search at every level (a gentle level's own search
+            // picks a move by chance, the blunder among them).
+            // (Each search draws new chances.)
+            for _ in 0..8 {
+                let r = engine.search(Limits::nodes(20_000), |_| {});
+                assert!(!r.book, "{level:?}");
+                if level == Level::MAX {
+                    assert_ne!(r.best_move, Some(blunder));
+                }
+            }
+        }
     }
 
     #[test]

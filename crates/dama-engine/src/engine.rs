@@ -270,8 +270,8 @@ impl Engine {
 
     /// Sets the opening book (`None`: none, the default). While the game follows it, a search
     /// on the clock, a move time or a node budget plays the book's move (see [`Book::choose`])
-    /// after two short searches (20,000 nodes each) find it no more than a man below the best
-    /// move they see; a search to a fixed depth, an infinite one or a ponder search searches as
+    /// after two short searches (20,000 nodes each, at full strength whatever the level) find
+    /// it no more than a man below the best move they see; a search to a fixed depth, an infinite one or a ponder search searches as
     /// usual, as does every search of a position the book does not know. A book of another
     /// variant is never consulted.
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
@@ -294,8 +294,12 @@ impl Engine {
             control: Arc::new(Control::new()),
             ..job
         };
+        // The check is the engine's best judgement at every level: a gentle level's search
+        // picks its moves by chance.
+        let level = std::mem::replace(&mut self.options.level, Level::MAX);
         let position = own(self.job(limits));
         let mut reply = own(self.job(limits));
+        self.options.level = level;
         // The game's older positions matter little to a short check in the opening.
         reply.state = root_state(&child, &[self.root], self.options.game_options);
         reply.root = child;
