@@ -80,6 +80,15 @@ struct PlayArgs {
     /// Seed of the random openings (use a new one for each run appended to a file).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Begin the games where the games of these PDN files went (repeatable; those of the
+    /// variant with a result are read): each self-play game follows one of them, drawn at
+    /// random, for a random number of its first `--start-plies` plies, then makes its random
+    /// moves.
+    #[arg(long)]
+    starts: Vec<PathBuf>,
+    /// Plies of each `--starts` game a self-play game may follow.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+    start_plies: u32,
     /// Data file; created with a header, or appended to if it exists.
     #[arg(long)]
     out: PathBuf,
@@ -279,6 +288,29 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
             "--games, --nodes and --threads (at most 64) must be positive".into(),
         ));
     }
+    let mut starts = Vec::new();
+    if !args.starts.is_empty() {
+        let order = dama_notation::pdn::ResultOrder::Standard;
+        let plies = args.start_plies as usize;
+        let report = crate::book::for_each_game(&args.starts, variant, order, |game, _| {
+            starts.push(selfplay::StartLine {
+                position: game.start,
+                moves: game.moves.iter().take(plies).copied().collect(),
+            });
+            Ok(())
+        })?;
+        if starts.is_empty() {
+            return Err(CliError(format!(
+                "--starts: no {} game with a result in the files",
+                variant.name()
+            )));
+        }
+        eprintln!(
+            "starting lines: {} games ({} skipped: unreadable, of another variant or without a result)",
+            starts.len(),
+            report.skipped()
+        );
+    }
     let path = &args.out;
     let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
     let existing = match std::fs::File::open(path) {
@@ -308,6 +340,7 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
         resign: args.resign.max(0),
         threads: args.threads,
         seed: args.seed,
+        starts: starts.into(),
     };
     let started = Instant::now();
     let stop = AtomicBool::new(false);

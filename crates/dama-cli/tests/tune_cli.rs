@@ -205,5 +205,42 @@ fn games_from_pdn_files_become_training_data() {
     // An existing file is not overwritten.
     let o = run(args(data.to_str().unwrap()));
     assert!(!o.status.success());
+
+    // The same games as starting lines of self-play: the three with a result are read.
+    let play = |variant: &str, out: &str| {
+        dama(&[
+            "tune",
+            "play",
+            "-v",
+            variant,
+            "--games",
+            "4",
+            "--nodes",
+            "300",
+            "--random-plies",
+            "0",
+            "--starts",
+            pdn.to_str().unwrap(),
+            "--start-plies",
+            "2",
+            "--out",
+            out,
+        ])
+    };
+    let played = dir.join("played.dat");
+    let o = play("english", played.to_str().unwrap());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("starting lines: 3 games (1 skipped"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(text(&o.stdout).contains("from 4 games appended"));
+    // No game of the variant: refused, and no data file is made.
+    let none = dir.join("none.dat");
+    let o = play("russian", none.to_str().unwrap());
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("--starts"), "{}", text(&o.stderr));
+    assert!(!none.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

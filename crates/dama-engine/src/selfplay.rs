@@ -10,10 +10,10 @@
 use crate::engine::{Engine, EngineOptions};
 use crate::limits::Limits;
 use crate::score::Score;
-use dama_core::{AnyPosition, Color, Game, Setup, SquareSet, Variant};
+use dama_core::{AnyMove, AnyPosition, Color, Game, Setup, SquareSet, Variant};
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// One stored position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,8 +237,18 @@ pub fn read(
     }
 }
 
+/// A line a self-play game may start from: a position and the moves played from it (the
+/// first plies of a recorded game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartLine {
+    /// Where the line starts.
+    pub position: AnyPosition,
+    /// Its moves, each legal after the ones before.
+    pub moves: Vec<AnyMove>,
+}
+
 /// Settings of a self-play run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// The variant.
     pub variant: Variant,
@@ -259,6 +269,10 @@ pub struct Config {
     pub threads: usize,
     /// Seed of the random opening moves.
     pub seed: u64,
+    /// Lines to start from (none: the variant's start position). Each game follows a line
+    /// drawn at random for a random number of its moves (none to all), then makes its random
+    /// moves: games that begin where recorded games went.
+    pub starts: Arc<[StartLine]>,
 }
 
 /// Plays `config.games` games, `config.threads` at a time, and writes each finished game's
@@ -349,7 +363,8 @@ fn game_seed(seed: u64, number: u32) -> u64 {
     dama_core::zobrist::splitmix64(state).1.max(1)
 }
 
-/// One game: a balanced random opening, then the engine against itself.
+/// One game: a balanced random opening (from one of the starting lines, if any), then the
+/// engine against itself.
 fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBool) -> Vec<Record> {
     let mut rng = game_seed(config.seed, number);
     for _ in 0..4 {
@@ -358,7 +373,20 @@ fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBoo
     // A random opening that a short search does not judge lost for either side.
     let mut game = Game::new(config.variant);
     for attempt in 0..50 {
-        game = Game::new(config.variant);
+        game = match config.starts.len() {
+            0 => Game::new(config.variant),
+            n => {
+                let line = &config.starts[random(&mut rng, n)];
+                let plies = random(&mut rng, line.moves.len() + 1);
+                let mut game = Game::from_position(line.position);
+                for m in &line.moves[..plies] {
+                    if game.play(m).is_err() {
+                        break;
+                    }
+                }
+                game
+            }
+        };
         for _ in 0..config.random_plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -455,6 +483,60 @@ mod tests {
     }
 
     #[test]
+    fn games_begin_on_the_starting_lines() {
+        // A line of quiet moves, so that every position along it is stored when a game
+        // begins there.
+        let mut positions = vec![AnyPosition::start(Variant::Russian)];
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            let pos = positions[positions.len() - 1];
+            let m = *pos
+                .legal_moves()
+                .iter()
+                .find(|m| !pos.play(m).unwrap().must_capture())
+                .unwrap();
+            moves.push(m);
+            positions.push(pos.play(&m).unwrap());
+        }
+        let config = Config {
+            variant: Variant::Russian,
+            games: 12,
+            nodes: 200,
+            random_plies: 0,
+            balance: 10_000,
+            max_plies: 40,
+            resign: 1500,
+            threads: 2,
+            seed: 9,
+            starts: Arc::new([StartLine {
+                position: positions[0],
+                moves,
+            }]),
+        };
+        let mut data = header(Variant::Russian).into_bytes();
+        let stop = AtomicBool::new(false);
+        run(&config, &|| default_engine(1), &mut data, &stop, &|_, _| {}).unwrap();
+        let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
+        let mut first = std::collections::HashMap::new();
+        for r in &records {
+            let e = first.entry(r.game).or_insert(*r);
+            if r.ply < e.ply {
+                *e = *r;
+            }
+        }
+        assert_eq!(first.len(), 12);
+        let mut plies = std::collections::HashSet::new();
+        for r in first.values() {
+            let k = r.ply as usize;
+            assert!(k < positions.len(), "{k}");
+            assert_eq!(r.position(Variant::Russian).unwrap(), positions[k]);
+            plies.insert(k);
+        }
+        // The games begin at different points of the line.
+        assert!(plies.len() > 2, "{plies:?}");
+    }
+
+    #[test]
     fn records_round_trip_and_bad_input_is_rejected() {
         let config = Config {
             variant: Variant::Russian,
@@ -466,6 +548,7 @@ mod tests {
             resign: 1500,
             threads: 2,
             seed: 5,
+            starts: Arc::new([]),
         };
         let mut data = header(Variant::Russian).into_bytes();
         let stop = AtomicBool::new(false);

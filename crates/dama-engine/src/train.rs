@@ -464,6 +464,7 @@ mod tests {
             resign: 1000,
             threads: 2,
             seed: 3,
+            starts: std::sync::Arc::new([]),
         };
         let mut data = selfplay::header(Variant::Russian).into_bytes();
         let stop = AtomicBool::new(false);
