@@ -270,10 +270,11 @@ impl Engine {
 
     /// Sets the opening book (`None`: none, the default). While the game follows it, a search
     /// on the clock, a move time or a node budget plays the book's move (see [`Book::choose`])
-    /// after two short searches (20,000 nodes each, at full strength whatever the level) find
-    /// it no more than a man below the best move they see; a search to a fixed depth, an infinite one or a ponder search searches as
-    /// usual, as does every search of a position the book does not know. A book of another
-    /// variant is never consulted.
+    /// after two short searches (20,000 nodes each, at full strength whatever the level, on
+    /// the search's thread) find it no more than a man below the best move they see; a search
+    /// to a fixed depth, an infinite one or a ponder search searches as usual, as does every
+    /// search of a position the book does not know. A book of another variant is never
+    /// consulted.
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
     }
