@@ -1012,14 +1012,20 @@ mod tests {
 
     #[test]
     fn book_players_follow_their_games() {
-        // A drawn game of four plies: both sides' moves are playable.
+        // A drawn game of four plies whose moves the book's check (a full-strength search)
+        // passes: a strong search's own.
         let start = AnyPosition::start(Variant::Russian);
         let mut pos = start;
         let mut line = Vec::new();
         let mut text = String::from("[GameType \"25\"]\n[Result \"1/2-1/2\"]\n");
+        let mut engine = dama_engine::Engine::new(dama_engine::EngineOptions {
+            hash_mb: 1,
+            ..Default::default()
+        });
         for ply in 0..4 {
-            let moves = pos.legal_moves();
-            let m = moves[(ply * 3) % moves.len()];
+            engine.set_position(pos, &[]);
+            let found = engine.search(dama_engine::Limits::nodes(20_000), |_| {});
+            let m = found.best_move.unwrap();
             if ply % 2 == 0 {
                 text += &format!("{}. ", ply / 2 + 1);
             }
