@@ -289,18 +289,11 @@ impl Engine {
         let choice = book.choose(&self.root)?;
         let child = self.root.play(&choice.mv).ok()?;
         let limits = Limits::nodes(BOOK_CHECK_NODES);
-        // The checks stop and time themselves: the engine's own control is the next search's
-        // (a stop during a check ends that search at once).
-        let own = |job: Job| Job {
-            control: Arc::new(Control::new()),
-            ..job
-        };
-        // The check is the engine's best judgement at every level: a gentle level's search
-        // picks its moves by chance.
-        let level = std::mem::replace(&mut self.options.level, Level::MAX);
-        let position = own(self.job(limits));
-        let mut reply = own(self.job(limits));
-        self.options.level = level;
+        // The check is the engine's best judgement at every level (a gentle level's search
+        // picks its moves by chance). Its searches stop and time themselves: the engine's own
+        // control is the next search's (a stop during a check ends that search at once).
+        let position = self.job_at(limits, Level::MAX, Arc::new(Control::new()));
+        let mut reply = self.job_at(limits, Level::MAX, Arc::new(Control::new()));
         // The game's older positions matter little to a short check in the opening.
         reply.state = root_state(&child, &[self.root], self.options.game_options);
         reply.root = child;
@@ -407,6 +400,8 @@ impl Engine {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
+    /// The job of the next search: it runs on the engine's own control (stop, ponder, clock),
+    /// which starts afresh here.
     fn job(&mut self, limits: Limits) -> Job {
         self.wait();
         self.control.stop.store(false, Ordering::Relaxed);
@@ -414,13 +409,22 @@ impl Engine {
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         *self.control.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        let control = Arc::clone(&self.control);
+        self.job_at(limits, self.options.level, control)
+    }
+
+    /// A search of the current position at `level` under `control`.
+    fn job_at(&mut self, limits: Limits, level: Level, control: Arc<Control>) -> Job {
         let variant = self.root.variant();
         let rules = DrawRules::of(variant, self.options.game_options);
         Job {
             root: self.root,
             state: self.state.clone(),
             limits,
-            options: self.options,
+            options: EngineOptions {
+                level,
+                ..self.options
+            },
             weights: self
                 .weights
                 .unwrap_or_else(|| Weights::for_variant(variant)),
@@ -429,13 +433,13 @@ impl Engine {
                 (None, Some(_)) => None,
                 // The built-in model plays at full strength only: levels 1-9 keep the linear
                 // evaluation their ladder was measured with.
-                (None, None) if self.options.level == Level::MAX => Model::builtin(variant),
+                (None, None) if level == Level::MAX => Model::builtin(variant),
                 (None, None) => None,
             }
             .map(|m| self.prepare(m)),
             draw: DrawConfig::of(&rules),
             tt: Arc::clone(&self.tt),
-            control: Arc::clone(&self.control),
+            control,
             seed: self.next_random(),
         }
     }
