@@ -7,5 +7,5 @@ use std::sync::Arc;
 
 /// The engine behind the server's computer opponent, playing from `books` at full strength.
 pub fn opponent(books: Vec<Arc<Book>>) -> Option<Arc<dyn Computer>> {
-    Some(Arc::new(EngineComputer::with_books(16, books)))
+    Some(Arc::new(EngineComputer::default().with_books(books)))
 }

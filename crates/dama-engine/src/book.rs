@@ -353,8 +353,7 @@ mod tests {
             engine.set_book(Some(Arc::clone(&book)));
             engine.set_position(pos, &[]);
             // The check is a full-strength search at every level (a gentle level's own search
-            // picks a move by chance, the blunder among them).
-            // (Each search draws new chances.)
+            // picks a move by chance, the blunder among them; each search draws anew).
             for _ in 0..8 {
                 let r = engine.search(Limits::nodes(20_000), |_| {});
                 assert!(!r.book, "{level:?}");

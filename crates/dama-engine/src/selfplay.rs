@@ -169,12 +169,7 @@ impl Record {
 /// line (no capture pending) with the game's `result` for White (1, 0 or −1) and no search
 /// score (0: fit such data on the results alone, `result_weight` 1). Stops at the first
 /// illegal move.
-pub fn game_records(
-    start: &AnyPosition,
-    moves: &[dama_core::AnyMove],
-    result: i8,
-    game: u32,
-) -> Vec<Record> {
+pub fn game_records(start: &AnyPosition, moves: &[AnyMove], result: i8, game: u32) -> Vec<Record> {
     let mut out = Vec::new();
     let mut pos = *start;
     for (ply, m) in moves.iter().enumerate() {

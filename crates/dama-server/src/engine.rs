@@ -85,17 +85,17 @@ impl Default for EngineComputer {
 impl EngineComputer {
     /// The engine with `hash_mb` MiB of transposition table per search.
     pub fn new(hash_mb: usize) -> Self {
-        EngineComputer::with_books(hash_mb, Vec::new())
+        EngineComputer {
+            hash_mb,
+            idle: Mutex::new(Vec::new()),
+            books: Vec::new(),
+        }
     }
 
     /// The same, playing its moves at level 10 from the book of the game's variant while the
     /// game follows it (one book per variant; see [`dama_engine::book::Book::choose`]).
-    pub fn with_books(hash_mb: usize, books: Vec<Arc<Book>>) -> Self {
-        EngineComputer {
-            hash_mb,
-            idle: Mutex::new(Vec::new()),
-            books,
-        }
+    pub fn with_books(self, books: Vec<Arc<Book>>) -> Self {
+        EngineComputer { books, ..self }
     }
 
     /// The book a move search of `key`'s kind plays from, if any.
@@ -297,7 +297,7 @@ mod tests {
         let m = moves[moves.len() - 1];
         let mut book = Book::new(Variant::Russian, 2);
         book.add_game(&start, &[m], Outcome::Draw).unwrap();
-        let computer = EngineComputer::with_books(1, vec![Arc::new(book)]);
+        let computer = EngineComputer::new(1).with_books(vec![Arc::new(book)]);
         let key = |variant, level| TableKey {
             variant,
             options: GameOptions::default(),
