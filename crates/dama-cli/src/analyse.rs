@@ -12,6 +12,8 @@ use std::time::Duration;
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
+    #[command(flatten)]
+    endgame: crate::endgame::EndgameOptions,
     /// Search depth in plies.
     #[arg(long, short = 'd')]
     depth: Option<u32>,
@@ -93,6 +95,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         threads: args.threads,
         hash_mb: args.hash,
         level,
+        endgame_pieces: args.endgame.apply(),
         ..EngineOptions::default()
     });
     if let Some(path) = &args.eval {

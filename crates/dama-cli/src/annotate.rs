@@ -35,6 +35,8 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    #[command(flatten)]
+    endgame: crate::endgame::EndgameOptions,
     /// A move that scores at least this many men below the best move is a mistake (`?`).
     #[arg(long, default_value_t = 0.5)]
     mistake: f64,
@@ -152,6 +154,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut engine = Engine::new(EngineOptions {
         threads: args.threads as usize,
         hash_mb: args.hash,
+        endgame_pieces: args.endgame.apply(),
         ..EngineOptions::default()
     });
     let opts = ReplayOptions {

@@ -57,6 +57,8 @@ pub struct Args {
     book: Option<std::path::PathBuf>,
     #[command(flatten)]
     book_options: crate::book::BookOptions,
+    #[command(flatten)]
+    endgame: crate::endgame::EndgameOptions,
 }
 
 fn report(r: &GameRecord) {
@@ -91,6 +93,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         threads: args.threads.clamp(1, 64),
         hash_mb: args.hash.clamp(1, 65536),
         level,
+        endgame_pieces: args.endgame.apply(),
         ..EngineOptions::default()
     });
     engine.set_book(book.map(std::sync::Arc::new));

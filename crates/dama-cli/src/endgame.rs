@@ -3,7 +3,8 @@
 use crate::analyse::line_text;
 use crate::CliError;
 use dama_core::{AnyPosition, Variant};
-use dama_engine::endgame::{self, Outcome, MAX_PIECES};
+use dama_engine::endgame::{self, Outcome, DEFAULT_PIECES, MAX_PIECES};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Options of `dama endgame`.
@@ -12,8 +13,33 @@ pub struct Args {
     /// Variant key (an 8x8 variant: russian, english, pool, russian-giveaway, ...).
     #[arg(long, short = 'v', default_value = "russian")]
     variant: String,
+    #[command(flatten)]
+    endgame: EndgameOptions,
     /// Positions to look up, in FEN (PDN 3.0), e.g. "W:W21,29:BK15,K18".
     fens: Vec<String>,
+}
+
+/// The endgame database of the commands that search (level 10 on the 8x8 boards).
+#[derive(Clone, Debug, clap::Args)]
+pub struct EndgameOptions {
+    /// The most pieces of the endgame database (2 to 5). Four are built in a second or two;
+    /// five take about a minute on two cores and 190 MB (up to 700 MB while building), so
+    /// keep them in a folder with --endgame-dir.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PIECES,
+        value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
+    pub endgame_pieces: u32,
+    /// A folder for endgame database files: a database is read from there when its file is
+    /// there and sound, and otherwise built and written there for the next run.
+    #[arg(long, value_name = "DIR")]
+    pub endgame_dir: Option<PathBuf>,
+}
+
+impl EndgameOptions {
+    /// Sets the database folder for this process and returns the database's size.
+    pub fn apply(&self) -> u32 {
+        endgame::set_directory(self.endgame_dir.clone());
+        self.endgame_pieces
+    }
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -26,15 +52,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 .map_err(|e| CliError(format!("bad FEN for {variant}: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let pieces = args.endgame.apply();
     let start = Instant::now();
-    let table = endgame::for_variant(variant).ok_or_else(|| {
+    let table = endgame::for_variant(variant, pieces).ok_or_else(|| {
         CliError(format!(
             "{variant} has no endgame database (only the 8x8 variants have one)"
         ))
     })?;
     let [won, lost, drawn] = table.counts();
     println!(
-        "{variant}: every position of up to {MAX_PIECES} pieces, built in {:.1} s ({} bytes)",
+        "{variant}: every position of up to {pieces} pieces, {} in {:.1} s ({} bytes)",
+        table.origin(),
         start.elapsed().as_secs_f64(),
         table.size()
     );
@@ -43,10 +71,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         table.longest()
     );
     for (fen, pos) in args.fens.iter().zip(&positions) {
-        let Some((outcome, line)) = endgame::lookup(pos, 200) else {
-            println!(
-                "{fen}: not in the database (more than {MAX_PIECES} pieces, or a side has none)"
-            );
+        let Some((outcome, line)) = endgame::lookup(pos, pieces, 200) else {
+            println!("{fen}: not in the database (more than {pieces} pieces, or a side has none)");
             continue;
         };
         let plies = |d: u32| format!("{d} {}", if d == 1 { "ply" } else { "plies" });

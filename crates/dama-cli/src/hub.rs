@@ -22,6 +22,8 @@ pub struct Args {
     book: Vec<String>,
     #[command(flatten)]
     book_options: crate::book::BookOptions,
+    #[command(flatten)]
+    endgame: crate::endgame::EndgameOptions,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -33,6 +35,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         threads: args.threads,
         hash_mb: args.hash.clamp(1, 65536),
         level,
+        endgame_pieces: args.endgame.apply(),
         ..EngineOptions::default()
     };
     let books = crate::book::load_books(&args.book, &args.book_options)?;

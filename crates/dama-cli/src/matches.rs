@@ -74,6 +74,9 @@ pub struct Args {
     /// Transposition table of each dama player, MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// The endgame database of the dama players (Hub and DXP engines have their own).
+    #[command(flatten)]
+    endgame: crate::endgame::EndgameOptions,
     /// Plies after which a game is adjudicated a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -456,6 +459,7 @@ fn make_player(
             hash_mb: args.hash.clamp(1, 65536),
             level,
             seed: Some(seed),
+            endgame_pieces: args.endgame.endgame_pieces,
             ..EngineOptions::default()
         });
         engine.set_weights(weights);
@@ -817,6 +821,7 @@ fn pdn_text(p: &Played, round: u32) -> String {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let variant: Variant = args.variant.parse()?;
+    args.endgame.apply();
     if args.games == 0 || args.games > 1_000_000 {
         return Err(CliError("--games must be between 1 and 1000000".into()));
     }

@@ -30,6 +30,9 @@ pub struct Args {
     book: Vec<String>,
     #[command(flatten)]
     book_options: crate::book::BookOptions,
+    /// The computer's endgame database [folder default: `endgame` in the data directory].
+    #[command(flatten)]
+    endgame: crate::endgame::EndgameOptions,
 }
 
 fn default_data_dir() -> PathBuf {
@@ -65,7 +68,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .computer_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let books = crate::book::load_books(&args.book, &args.book_options)?;
-    let computer = crate::computer::opponent(books);
+    let mut endgame = args.endgame.clone();
+    if endgame.endgame_dir.is_none() {
+        endgame.endgame_dir = data_dir.as_ref().map(|d| d.join("endgame"));
+    }
+    let endgame_pieces = endgame.apply();
+    let computer = crate::computer::opponent(books, endgame_pieces);
     let has_computer = computer.is_some();
     dama_server::run_blocking(config, computer, threads, |addr| {
         let host = if addr.ip().is_unspecified() {
@@ -84,6 +92,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         if !has_computer {
             println!("computer opponent: not available in this build");
+        } else if let Some(dir) = &endgame.endgame_dir {
+            println!(
+                "endgame databases: up to {endgame_pieces} pieces, kept in {}",
+                dir.display()
+            );
         }
         println!("press Ctrl+C to stop");
         let _ = std::io::stdout().flush();

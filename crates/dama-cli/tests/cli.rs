@@ -411,6 +411,54 @@ fn endgame_gives_the_result_and_the_line_of_small_endings() {
     assert!(stderr(&o).contains("bad FEN for english"), "{}", stderr(&o));
 }
 
+#[test]
+fn endgame_databases_are_kept_in_a_folder() {
+    let dir = std::env::temp_dir().join(format!("dama-cli-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let folder = dir.to_str().unwrap();
+    let run = || {
+        dama(&[
+            "endgame",
+            "-v",
+            "english",
+            "--endgame-pieces",
+            "3",
+            "--endgame-dir",
+            folder,
+            "B:WK29:BK4",
+            "W:W21,29:BK15,K18",
+        ])
+    };
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("english: every position of up to 3 pieces, built and written to"),
+        "{out}"
+    );
+    assert!(dir.join("english-3.egdb").is_file());
+    assert!(
+        out.contains("B:WK29:BK4: the side to move wins in 11 plies"),
+        "{out}"
+    );
+    assert!(
+        out.contains("W:W21,29:BK15,K18: not in the database (more than 3 pieces"),
+        "{out}"
+    );
+    // The second run reads the file, with the same results.
+    let again = run();
+    assert!(again.status.success(), "{}", stderr(&again));
+    let out2 = stdout(&again);
+    assert!(out2.contains("up to 3 pieces, read from"), "{out2}");
+    let results = |s: &str| s.lines().skip(1).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(results(&out), results(&out2));
+    // Six pieces is more than a database holds.
+    let o = dama(&["endgame", "-v", "english", "--endgame-pieces", "6"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--endgame-pieces"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A match against a DXP engine started as a subprocess: the games run to the end and every
 /// game line, the first included, names the engine as it introduced itself (not its path).
 #[test]

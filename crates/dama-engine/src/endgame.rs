@@ -1,6 +1,7 @@
 //! An endgame database for the 8x8 variants (the giveaway goal included): every position with
-//! up to [`MAX_PIECES`] pieces, solved in memory the first time a search of the rule set asks
-//! for it.
+//! up to a given number of pieces ([`DEFAULT_PIECES`], at most [`MAX_PIECES`]), solved in
+//! memory the first time a search of the rule set asks for it, or read from a file written by
+//! an earlier build ([`set_directory`]).
 //!
 //! The database holds, for each position with White to move (a position with Black to move is
 //! looked up turned half-way round, colours swapped), whether the side to move wins, loses or
@@ -19,6 +20,10 @@
 //! class rather than with its longest result. Distances are counted as the rules of moving
 //! alone give them; the move-count draw rules are the searcher's business ([`Outcome`] is
 //! exact only while no such rule can end the game first).
+//!
+//! Four pieces take a second or two and 7.5 MB; five take about a minute on two cores and
+//! 187 MB (400–700 MB while building), which is why five are built only when asked for and
+//! are best kept in a file.
 
 use dama_core::position::Bb;
 use dama_core::rules::Goal;
@@ -26,12 +31,17 @@ use dama_core::{with_rules, AnyMove, AnyPosition, Variant};
 use dama_core::{Bitboard, Color, Geometry, Move, Position, Rules};
 use std::any::TypeId;
 use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// The most pieces (of both sides together) a position in the database has.
-pub const MAX_PIECES: u32 = 4;
+/// The most pieces (of both sides together) a database can hold.
+pub const MAX_PIECES: u32 = 5;
+
+/// The pieces of the database a search uses unless told otherwise.
+pub const DEFAULT_PIECES: u32 = 4;
 
 /// Playable squares of the boards the database covers.
 const SQUARES: usize = 32;
@@ -228,11 +238,16 @@ pub struct Table {
     counts: [u64; 3],
     /// The giveaway goal: a side without moves wins.
     giveaway: bool,
+    /// The most pieces of its positions.
+    pieces: u32,
+    /// Where it came from: built, or read from a file (see [`Table::origin`]).
+    origin: String,
 }
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Table")
+            .field("pieces", &self.pieces)
             .field("positions", &self.values.len())
             .field("won_lost_drawn", &self.counts)
             .finish_non_exhaustive()
@@ -243,14 +258,43 @@ impl std::fmt::Debug for Table {
 const KIND: [usize; GROUPS] = [0, 1, 2, 1];
 
 impl Table {
-    /// Solves every position of rule set `R` with up to [`MAX_PIECES`] pieces.
+    /// Solves every position of rule set `R` with up to `pieces` pieces (2 to
+    /// [`MAX_PIECES`]).
     ///
     /// # Panics
-    /// If `R` is not [`supported`].
-    pub fn build<R: Rules>() -> Table {
+    /// If `R` is not [`supported`] or `pieces` is out of range.
+    pub fn build<R: Rules>(pieces: u32) -> Table {
+        let (mut table, len) = Table::layout::<R>(pieces);
+        table.values = (0..len).map(|_| AtomicU8::new(0)).collect();
+        // Classes: the same number of pieces and of men. Fewer pieces first (captures), then
+        // fewer men (crownings).
+        let class = |b: &Block| {
+            (
+                b.signature.iter().sum::<u32>(),
+                b.signature[0] + b.signature[2],
+            )
+        };
+        let all: Vec<Block> = table.blocks.iter().flatten().copied().collect();
+        let mut classes: Vec<(u32, u32)> = all.iter().map(class).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        for c in classes {
+            let members: Vec<Block> = all.iter().filter(|b| class(b) == c).copied().collect();
+            table.solve_class::<R>(&members);
+        }
+        table
+    }
+
+    /// A table of rule set `R` for positions of up to `pieces` pieces without its values, and
+    /// the number of values it needs.
+    fn layout<R: Rules>(pieces: u32) -> (Table, usize) {
         assert!(supported::<R>(), "no endgame database for this rule set");
+        assert!(
+            (2..=MAX_PIECES).contains(&pieces),
+            "an endgame database holds 2 to {MAX_PIECES} pieces"
+        );
         let squares = Squares::new::<R>();
-        let max_group = MAX_PIECES as usize - 1;
+        let max_group = pieces as usize - 1;
         let universes: [Vec<u8>; 3] = [
             squares.man_squares[0].clone(),
             (0..SQUARES as u8).collect(),
@@ -266,9 +310,8 @@ impl Table {
                 .collect()
         });
         let mut blocks = vec![None; signature_slot([MAX_PIECES; GROUPS]) + 1];
-        let mut all = Vec::new();
         let mut offset = 0;
-        for s in signatures() {
+        for s in signatures(pieces) {
             let dims: [u32; GROUPS] =
                 core::array::from_fn(|g| placements[KIND[g]][s[g] as usize].len() as u32);
             let block = Block {
@@ -278,32 +321,18 @@ impl Table {
             };
             offset += block.len();
             blocks[signature_slot(s)] = Some(block);
-            all.push(block);
         }
-        let mut table = Table {
+        let table = Table {
             squares,
             placements,
             blocks,
-            values: (0..offset).map(|_| AtomicU8::new(0)).collect(),
+            values: Vec::new(),
             counts: [0; 3],
             giveaway: R::GOAL == Goal::Giveaway,
+            pieces,
+            origin: "built in memory".to_string(),
         };
-        // Classes: the same number of pieces and of men. Fewer pieces first (captures), then
-        // fewer men (crownings).
-        let class = |b: &Block| {
-            (
-                b.signature.iter().sum::<u32>(),
-                b.signature[0] + b.signature[2],
-            )
-        };
-        let mut classes: Vec<(u32, u32)> = all.iter().map(class).collect();
-        classes.sort_unstable();
-        classes.dedup();
-        for c in classes {
-            let members: Vec<Block> = all.iter().filter(|b| class(b) == c).copied().collect();
-            table.solve_class::<R>(&members);
-        }
-        table
+        (table, offset)
     }
 
     /// The position (White to move) at index `i` of `block`, if its groups do not overlap.
@@ -559,12 +588,12 @@ impl Table {
         }
     }
 
-    /// The result of `pos` with best play, if it has at most [`MAX_PIECES`] pieces and both
-    /// sides have a piece.
+    /// The result of `pos` with best play, if it has at most [`Table::pieces`] pieces and
+    /// both sides have a piece.
     #[inline]
     pub fn probe<R: Rules>(&self, pos: &Position<R>) -> Option<Outcome> {
         let n = pos.occupied().count();
-        if n > MAX_PIECES
+        if n > self.pieces
             || pos.pieces(Color::White).is_empty()
             || pos.pieces(Color::Black).is_empty()
         {
@@ -587,7 +616,7 @@ impl Table {
     /// The result of a position reached by a move from one of the database: [`Table::probe`],
     /// or the end of the game if the side to move has no piece left.
     fn result<R: Rules>(&self, pos: &Position<R>) -> Option<Outcome> {
-        (pos.occupied().count() <= MAX_PIECES)
+        (pos.occupied().count() <= self.pieces)
             .then(|| Outcome::from_value(self.stored(pos), self.giveaway))
     }
 
@@ -615,6 +644,17 @@ impl Table {
             line.push(m);
         }
         line
+    }
+
+    /// The most pieces of the database's positions.
+    pub fn pieces(&self) -> u32 {
+        self.pieces
+    }
+
+    /// Where the table came from: built in memory, read from a file, or built and written to
+    /// one (and why an existing file was not used, or why it could not be written).
+    pub fn origin(&self) -> &str {
+        &self.origin
     }
 
     /// Positions (White to move) won, lost and drawn for the side to move.
@@ -684,11 +724,11 @@ fn subsets(n: u32, k: u32) -> impl Iterator<Item = u32> {
     })
 }
 
-/// The material signatures of the database, `[white men, white kings, black men, black
-/// kings]`, fewer pieces first: every split of 2 to [`MAX_PIECES`] pieces where both sides
-/// have one.
-pub(crate) fn signatures() -> impl Iterator<Item = Signature> {
-    (2..=MAX_PIECES).flat_map(|total| {
+/// The material signatures of a database of up to `pieces` pieces, `[white men, white kings,
+/// black men, black kings]`, fewer pieces first: every split of 2 to `pieces` pieces where
+/// both sides have one.
+pub(crate) fn signatures(pieces: u32) -> impl Iterator<Item = Signature> {
+    (2..=pieces).flat_map(|total| {
         (0..=total)
             .flat_map(move |wm| {
                 (0..=total - wm).flat_map(move |wk| {
@@ -699,65 +739,288 @@ pub(crate) fn signatures() -> impl Iterator<Item = Signature> {
     })
 }
 
-/// Where the database of one rule set is built and kept.
+/// Where the database of one rule set and size is built and kept.
 #[derive(Default)]
 struct Slot {
     table: OnceLock<Arc<Table>>,
     started: std::sync::atomic::AtomicBool,
 }
 
-fn slot<R: Rules>() -> Arc<Slot> {
-    static SLOTS: OnceLock<Mutex<HashMap<TypeId, Arc<Slot>>>> = OnceLock::new();
+/// The slots of the databases, by rule set and size.
+type Slots = Mutex<HashMap<(TypeId, u32), Arc<Slot>>>;
+
+fn slot<R: Rules>(pieces: u32) -> Arc<Slot> {
+    static SLOTS: OnceLock<Slots> = OnceLock::new();
     let mut map = SLOTS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    Arc::clone(map.entry(TypeId::of::<R>()).or_default())
+    Arc::clone(map.entry((TypeId::of::<R>(), pieces)).or_default())
 }
 
-/// The database of rule set `R`, built on first use (a few seconds; a build already under way
-/// is waited for) and shared after; `None` for rule sets without one.
-pub fn table<R: Rules>() -> Option<Arc<Table>> {
+/// The folder of the database files, if one is set.
+fn directory() -> &'static Mutex<Option<PathBuf>> {
+    static DIRECTORY: Mutex<Option<PathBuf>> = Mutex::new(None);
+    &DIRECTORY
+}
+
+/// Sets the folder where databases are kept between runs: a database is read from its file
+/// there if the file is sound, and otherwise built and written there. `None` (the default)
+/// builds every database in memory. Applies to the databases built after the call.
+pub fn set_directory(dir: Option<PathBuf>) {
+    *directory().lock().unwrap_or_else(|e| e.into_inner()) = dir;
+}
+
+/// The file of rule set `R`'s database of `pieces` pieces in folder `dir`.
+pub fn file_in<R: Rules>(dir: &Path, pieces: u32) -> PathBuf {
+    let name = std::any::type_name::<R>()
+        .rsplit("::")
+        .next()
+        .unwrap_or("rules")
+        .to_ascii_lowercase();
+    dir.join(format!("{name}-{pieces}.egdb"))
+}
+
+/// The database of rule set `R`, read from its file in `dir` or built (and written there).
+fn obtain<R: Rules>(pieces: u32, dir: Option<&Path>) -> Table {
+    let Some(dir) = dir else {
+        return Table::build::<R>(pieces);
+    };
+    let path = file_in::<R>(dir, pieces);
+    let not_read = match Table::load::<R>(&path, pieces) {
+        Ok(table) => return table,
+        Err(FileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(e),
+    };
+    let mut table = Table::build::<R>(pieces);
+    let written = std::fs::create_dir_all(dir)
+        .map_err(FileError::Io)
+        .and_then(|()| table.save::<R>(&path));
+    table.origin = match (not_read, written) {
+        (None, Ok(())) => format!("built and written to {}", path.display()),
+        (Some(e), Ok(())) => format!(
+            "built and written to {} (the file there was not used: {e})",
+            path.display()
+        ),
+        (_, Err(e)) => format!("built in memory (could not write {}: {e})", path.display()),
+    };
+    table
+}
+
+/// The database of rule set `R` with up to `pieces` pieces (clamped to 2 to [`MAX_PIECES`]),
+/// read or built on first use (a build already under way is waited for) and shared after;
+/// `None` for rule sets without one.
+pub fn table<R: Rules>(pieces: u32) -> Option<Arc<Table>> {
     if !supported::<R>() {
         return None;
     }
-    let slot = slot::<R>();
+    let pieces = pieces.clamp(2, MAX_PIECES);
+    let slot = slot::<R>(pieces);
     slot.started.store(true, Relaxed);
-    Some(Arc::clone(
-        slot.table.get_or_init(|| Arc::new(Table::build::<R>())),
-    ))
+    Some(Arc::clone(slot.table.get_or_init(|| {
+        let dir = directory()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        Arc::new(obtain::<R>(pieces, dir.as_deref()))
+    })))
 }
 
-/// The database of rule set `R` if it is built; if not, starts building it (see [`prepare`]).
-pub fn ready<R: Rules>() -> Option<Arc<Table>> {
-    prepare::<R>();
+/// The database of rule set `R` if it is ready; if not, starts making it (see [`prepare`]).
+pub fn ready<R: Rules>(pieces: u32) -> Option<Arc<Table>> {
+    prepare::<R>(pieces);
     if !supported::<R>() {
         return None;
     }
-    slot::<R>().table.get().cloned()
+    slot::<R>(pieces.clamp(2, MAX_PIECES)).table.get().cloned()
 }
 
-/// The database of a variant's rule set (built on first use), if it has one.
-pub fn for_variant(variant: Variant) -> Option<Arc<Table>> {
-    with_rules!(variant, R => table::<R>())
+/// The database of a variant's rule set (made on first use), if it has one.
+pub fn for_variant(variant: Variant, pieces: u32) -> Option<Arc<Table>> {
+    with_rules!(variant, R => table::<R>(pieces))
 }
 
 /// The result of a position of any variant with best play and the line of it (at most
-/// `max_line` moves), if the position is one of its database's; builds the database if needed.
-pub fn lookup(pos: &AnyPosition, max_line: usize) -> Option<(Outcome, Vec<AnyMove>)> {
+/// `max_line` moves), if the position is one of its database's; makes the database if needed.
+pub fn lookup(pos: &AnyPosition, pieces: u32, max_line: usize) -> Option<(Outcome, Vec<AnyMove>)> {
     with_rules!(pos.variant(), R => {
-        let table = table::<R>()?;
+        let table = table::<R>(pieces)?;
         let p = pos.to_position::<R>();
         let outcome = table.probe(&p)?;
         Some((outcome, table.line(&p, max_line).iter().map(|m| m.to_any()).collect()))
     })
 }
 
-/// Starts building the database of rule set `R` on a thread of its own, unless it is built or
-/// being built (or `R` has none).
-pub fn prepare<R: Rules>() {
-    if supported::<R>() && !slot::<R>().started.swap(true, Relaxed) {
-        std::thread::spawn(table::<R>);
+/// Starts making the database of rule set `R` on a thread of its own, unless it is made or
+/// being made (or `R` has none).
+pub fn prepare<R: Rules>(pieces: u32) {
+    if supported::<R>()
+        && !slot::<R>(pieces.clamp(2, MAX_PIECES))
+            .started
+            .swap(true, Relaxed)
+    {
+        std::thread::spawn(move || table::<R>(pieces));
+    }
+}
+
+/// Why a database file was not read.
+#[derive(Debug)]
+pub enum FileError {
+    /// The file could not be read or written.
+    Io(std::io::Error),
+    /// It is not a database file of this program, or of another version of its layout.
+    Format(String),
+    /// It is the database of other rules or another size.
+    Mismatch(String),
+    /// Its values are damaged (checksum, or values that disagree with their moves).
+    Damaged(String),
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileError::Io(e) => write!(f, "{e}"),
+            FileError::Format(m) => write!(f, "not a database file: {m}"),
+            FileError::Mismatch(m) => write!(f, "another database: {m}"),
+            FileError::Damaged(m) => write!(f, "damaged: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// The first bytes of a database file.
+const MAGIC: &[u8; 8] = b"DAMAEGDB";
+/// The version of the file's layout; a change to the order of the positions in the table
+/// (the placements, the signatures, the numbering of the squares) must change it.
+const FILE_VERSION: u32 = 1;
+/// Positions whose stored value is checked against their moves when a file is read.
+const FILE_SPOT_CHECKS: usize = 4096;
+
+/// A checksum of the values (64-bit FNV-1a over 8-byte words, the tail zero-padded).
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.chunks(8).fold(0xcbf2_9ce4_8422_2325, |h, c| {
+        let mut word = [0u8; 8];
+        word[..c.len()].copy_from_slice(c);
+        (h ^ u64::from_le_bytes(word)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl Table {
+    /// The file's header: everything but the values.
+    fn header<R: Rules>(&self, len: usize, values_checksum: u64) -> Vec<u8> {
+        let name = std::any::type_name::<R>();
+        let mut h = Vec::with_capacity(80 + name.len());
+        h.extend_from_slice(MAGIC);
+        h.extend_from_slice(&FILE_VERSION.to_le_bytes());
+        h.extend_from_slice(&self.pieces.to_le_bytes());
+        h.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        h.extend_from_slice(name.as_bytes());
+        h.extend_from_slice(&(len as u64).to_le_bytes());
+        for c in self.counts {
+            h.extend_from_slice(&c.to_le_bytes());
+        }
+        h.extend_from_slice(&values_checksum.to_le_bytes());
+        h
+    }
+
+    /// Writes the table to `path` (through a temporary file renamed into place, so that a
+    /// reader never sees half a file).
+    pub fn save<R: Rules>(&self, path: &Path) -> Result<(), FileError> {
+        let values: Vec<u8> = self.values.iter().map(|v| v.load(Relaxed)).collect();
+        let header = self.header::<R>(values.len(), checksum(&values));
+        let temporary = path.with_extension(format!("egdb.{}.part", std::process::id()));
+        let write = || -> std::io::Result<()> {
+            let mut file = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
+            file.write_all(&header)?;
+            file.write_all(&values)?;
+            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&temporary, path)
+        };
+        write().map_err(|e| {
+            let _ = std::fs::remove_file(&temporary);
+            FileError::Io(e)
+        })
+    }
+
+    /// Reads rule set `R`'s database of `pieces` pieces from `path`, written by
+    /// [`Table::save`]. The file is not trusted: its header must describe this very table,
+    /// its values must match their checksum, and a sample of them must agree with their
+    /// moves.
+    pub fn load<R: Rules>(path: &Path, pieces: u32) -> Result<Table, FileError> {
+        let (mut table, len) = Table::layout::<R>(pieces);
+        let mut file = std::fs::File::open(path).map_err(FileError::Io)?;
+        let expected = table.header::<R>(len, 0);
+        // Everything but the counts and the checksum must be as this table's.
+        let fixed = expected.len() - 32;
+        let mut header = vec![0u8; expected.len()];
+        file.read_exact(&mut header).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => FileError::Format("too short".into()),
+            _ => FileError::Io(e),
+        })?;
+        if &header[..8] != MAGIC {
+            return Err(FileError::Format("no database header".into()));
+        }
+        if header[..fixed] != expected[..fixed] {
+            let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
+            return Err(if version != FILE_VERSION {
+                FileError::Format(format!("layout version {version}, not {FILE_VERSION}"))
+            } else {
+                FileError::Mismatch(format!(
+                    "not the {}-piece database of these rules",
+                    table.pieces
+                ))
+            });
+        }
+        let word = |i: usize| u64::from_le_bytes(header[i..i + 8].try_into().expect("8 bytes"));
+        let counts = [word(fixed), word(fixed + 8), word(fixed + 16)];
+        let stored_checksum = word(fixed + 24);
+        let mut values = Vec::with_capacity(len);
+        (&mut file)
+            .take(len as u64 + 1)
+            .read_to_end(&mut values)
+            .map_err(FileError::Io)?;
+        if values.len() != len {
+            return Err(FileError::Damaged(format!(
+                "{} values where {len} belong",
+                values.len()
+            )));
+        }
+        if checksum(&values) != stored_checksum {
+            return Err(FileError::Damaged("the checksum does not match".into()));
+        }
+        table.values = values.into_iter().map(AtomicU8::new).collect();
+        table.counts = counts;
+        table.spot_check::<R>(FILE_SPOT_CHECKS)?;
+        table.origin = format!("read from {}", path.display());
+        Ok(table)
+    }
+
+    /// Checks about `n` positions spread over the table: each stored value must be the one
+    /// its moves' values make it.
+    fn spot_check<R: Rules>(&self, n: usize) -> Result<(), FileError> {
+        let mut list = Vec::new();
+        let step = (self.values.len() / n.max(1)).max(1);
+        // An odd stride so that the sample walks across the blocks' inner dimensions too.
+        for index in (0..self.values.len()).step_by(step | 1) {
+            let block = self
+                .blocks
+                .iter()
+                .flatten()
+                .find(|b| (b.offset..b.offset + b.len()).contains(&index))
+                .expect("every index is in a block");
+            let Some(pos) = self.decode::<R>(block, index - block.offset) else {
+                continue;
+            };
+            let stored = u16::from(self.values[index].load(Relaxed));
+            let derived = self.solve::<R>(&pos, &mut list).unwrap_or(0);
+            if stored != derived {
+                return Err(FileError::Damaged(format!(
+                    "position {index} holds {stored}, its moves make it {derived}"
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -770,7 +1033,7 @@ mod tests {
 
     fn probe<R: Rules>(variant: Variant, fen: &str) -> Outcome {
         let pos = AnyPosition::from_fen(variant, fen).expect("a test position");
-        table::<R>()
+        table::<R>(DEFAULT_PIECES)
             .expect("a database")
             .probe(&pos.to_position::<R>())
             .expect("a position of the database")
@@ -781,13 +1044,13 @@ mod tests {
         assert!(supported::<English>() && supported::<Russian>());
         assert!(supported::<RussianGiveaway>());
         assert!(!supported::<International>());
-        assert!(table::<International>().is_none());
+        assert!(table::<International>(DEFAULT_PIECES).is_none());
     }
 
     /// Every rule set with a database builds one (the build panics if a distance does not fit
     /// its byte) with positions of every result.
     fn builds<R: Rules>(variant: Variant) {
-        let t = table::<R>().expect("a database");
+        let t = table::<R>(DEFAULT_PIECES).expect("a database");
         let [won, lost, drawn] = t.counts();
         assert!(won > 0 && lost > 0 && drawn > 0, "{variant}");
     }
@@ -858,7 +1121,10 @@ mod tests {
     /// Every stored value agrees with the values of the moves: the fixed point the build
     /// looks for, checked on a sample of positions of every class.
     fn consistent<R: Rules>() {
-        let t = table::<R>().expect("a database");
+        consistent_table::<R>(&table::<R>(DEFAULT_PIECES).expect("a database"));
+    }
+
+    fn consistent_table<R: Rules>(t: &Table) {
         let mut list = Vec::new();
         let mut checked = 0;
         for block in t.blocks.iter().flatten() {
@@ -935,6 +1201,144 @@ mod tests {
             probe::<Russian>(Variant::Russian, "B:Wc3:Bd4"),
             Outcome::Win(1)
         );
+    }
+
+    /// A folder of its own for a test, empty.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dama-egdb-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        dir
+    }
+
+    fn same_values(a: &Table, b: &Table) -> bool {
+        a.values.len() == b.values.len()
+            && a.values
+                .iter()
+                .zip(&b.values)
+                .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed))
+    }
+
+    #[test]
+    fn a_database_is_written_once_and_read_after() {
+        let dir = scratch("kept");
+        let built = obtain::<English>(3, Some(&dir));
+        let path = file_in::<English>(&dir, 3);
+        assert_eq!(path.file_name().unwrap(), "english-3.egdb");
+        assert!(
+            built.origin().starts_with("built and written to"),
+            "{}",
+            built.origin()
+        );
+        let read = obtain::<English>(3, Some(&dir));
+        assert!(read.origin().starts_with("read from"), "{}", read.origin());
+        assert!(same_values(&built, &read));
+        assert_eq!(read.counts(), built.counts());
+        assert_eq!(
+            read.probe(
+                &AnyPosition::from_fen(Variant::English, "B:WK29:BK4")
+                    .unwrap()
+                    .to_position::<English>()
+            ),
+            Some(Outcome::Win(11))
+        );
+        // Without a folder, nothing is written.
+        assert_eq!(obtain::<English>(3, None).origin(), "built in memory");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_of_other_rules_or_size_is_refused() {
+        let dir = scratch("other");
+        let english = Table::build::<English>(3);
+        let path = dir.join("t.egdb");
+        english.save::<English>(&path).unwrap();
+        assert!(Table::load::<English>(&path, 3).is_ok());
+        assert!(matches!(
+            Table::load::<Russian>(&path, 3),
+            Err(FileError::Mismatch(_))
+        ));
+        assert!(matches!(
+            Table::load::<English>(&path, 2),
+            Err(FileError::Mismatch(_))
+        ));
+        std::fs::write(&path, b"not a database at all, just some words").unwrap();
+        assert!(matches!(
+            Table::load::<English>(&path, 3),
+            Err(FileError::Format(_))
+        ));
+        std::fs::write(&path, b"DAMA").unwrap();
+        assert!(matches!(
+            Table::load::<English>(&path, 3),
+            Err(FileError::Format(_))
+        ));
+        assert!(matches!(
+            Table::load::<English>(&dir.join("absent.egdb"), 3),
+            Err(FileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused_and_built_again() {
+        let dir = scratch("damaged");
+        let built = obtain::<English>(3, Some(&dir));
+        let path = file_in::<English>(&dir, 3);
+        let good = std::fs::read(&path).unwrap();
+        let header = good.len() - built.size();
+        // Cut short.
+        std::fs::write(&path, &good[..good.len() - 10]).unwrap();
+        assert!(matches!(
+            Table::load::<English>(&path, 3),
+            Err(FileError::Damaged(_))
+        ));
+        // One value changed: the checksum.
+        let mut bad = good.clone();
+        bad[header + built.size() / 2] ^= 3;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(matches!(
+            Table::load::<English>(&path, 3),
+            Err(FileError::Damaged(_))
+        ));
+        // Every value a draw, with a checksum to match: the values disagree with their moves.
+        let mut drawn = good.clone();
+        drawn[header..].fill(0);
+        let sum = checksum(&drawn[header..]).to_le_bytes();
+        drawn[header - 8..header].copy_from_slice(&sum);
+        std::fs::write(&path, &drawn).unwrap();
+        match Table::load::<English>(&path, 3) {
+            Err(FileError::Damaged(m)) => assert!(m.contains("its moves make it"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // The engine's way to a database builds it again and mends the file.
+        let again = obtain::<English>(3, Some(&dir));
+        assert!(
+            again.origin().contains("was not used: damaged"),
+            "{}",
+            again.origin()
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), good);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Five pieces: about a minute in a release build, so only with `DAMA_DEEP=1`.
+    #[test]
+    fn five_pieces_agree_with_their_moves() {
+        if std::env::var_os("DAMA_DEEP").is_none() {
+            return;
+        }
+        let t = table::<English>(5).expect("a database");
+        assert_eq!(t.pieces(), 5);
+        consistent_table::<English>(&t);
+        // Three kings against two win (a capture into two kings against one, won).
+        assert!(matches!(
+            t.probe(
+                &AnyPosition::from_fen(Variant::English, "W:WK1,K2,K3:BK31,K32")
+                    .unwrap()
+                    .to_position::<English>()
+            ),
+            Some(Outcome::Win(_))
+        ));
     }
 
     #[test]

@@ -77,6 +77,9 @@ pub struct EngineOptions {
     pub seed: Option<u64>,
     /// The game's optional rules (for the draw rules the search applies).
     pub game_options: GameOptions,
+    /// The most pieces of the endgame database level 10 uses on the 8x8 boards
+    /// ([`endgame`]; 2 to [`endgame::MAX_PIECES`]).
+    pub endgame_pieces: u32,
 }
 
 impl Default for EngineOptions {
@@ -87,6 +90,7 @@ impl Default for EngineOptions {
             level: Level::MAX,
             seed: None,
             game_options: GameOptions::default(),
+            endgame_pieces: endgame::DEFAULT_PIECES,
         }
     }
 }
@@ -244,6 +248,12 @@ impl Engine {
         self.options.threads = threads.clamp(1, 256);
     }
 
+    /// Sets the most pieces of the endgame database the next searches use (clamped to 2 to
+    /// [`endgame::MAX_PIECES`]).
+    pub fn set_endgame_pieces(&mut self, pieces: u32) {
+        self.options.endgame_pieces = pieces.clamp(2, endgame::MAX_PIECES);
+    }
+
     /// Resizes the transposition table (its contents are lost). Waits for a running search.
     pub fn set_hash_mb(&mut self, megabytes: usize) {
         self.wait();
@@ -339,7 +349,8 @@ impl Engine {
         // Start building the endgame database in the background a few captures before the
         // searches need it, so that they seldom wait for it.
         if uses_endgame_database(self.options.level, pieces(&position), ENDGAME_AHEAD) {
-            with_rules!(position.variant(), R => endgame::prepare::<R>());
+            let pieces = self.options.endgame_pieces;
+            with_rules!(position.variant(), R => endgame::prepare::<R>(pieces));
         }
     }
 
@@ -349,7 +360,7 @@ impl Engine {
     /// analyses one position calls this first.
     pub fn wait_for_endgame_database(&self) {
         if uses_endgame_database(self.options.level, pieces(&self.root), 0) {
-            let _ = endgame::for_variant(self.root.variant());
+            let _ = endgame::for_variant(self.root.variant(), self.options.endgame_pieces);
         }
     }
 
@@ -620,9 +631,9 @@ impl Job {
         let endgame = if !uses_endgame_database(self.options.level, root.occupied().count(), 0) {
             None
         } else if on_clock {
-            endgame::ready::<R>()
+            endgame::ready::<R>(self.options.endgame_pieces)
         } else {
-            let table = endgame::table::<R>();
+            let table = endgame::table::<R>(self.options.endgame_pieces);
             // The time a build took is not the search's.
             *self.control.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
             table
@@ -645,11 +656,9 @@ impl Job {
             helper_depth: AtomicU32::new(0),
             helper_best: Mutex::new(None),
             // Read only with a database: not worked out for the other searches.
-            endgame_floor: if endgame.is_some() {
-                self.draw.endgame_floor()
-            } else {
-                u32::MAX
-            },
+            endgame_floor: endgame
+                .as_ref()
+                .map_or(u32::MAX, |t| self.draw.endgame_floor(t.pieces())),
             endgame,
         };
         self.tt.new_search();

@@ -192,11 +192,12 @@ impl DrawConfig {
         }
     }
 
-    /// The fewest plies an endgame rule allows in any position of the endgame database: a
-    /// result the database gives in more plies than this might be overtaken by a rule that
-    /// comes into force on the way (`u32::MAX` where no such rule exists).
-    pub fn endgame_floor(&self) -> u32 {
-        endgame::signatures()
+    /// The fewest plies an endgame rule allows in any position of an endgame database of up
+    /// to `pieces` pieces: a result the database gives in more plies than this might be
+    /// overtaken by a rule that comes into force on the way (`u32::MAX` where no such rule
+    /// exists).
+    pub fn endgame_floor(&self, pieces: u32) -> u32 {
+        endgame::signatures(pieces)
             .flat_map(|counts| {
                 [[false, false], [true, false], [false, true], [true, true]].map(|flags| {
                     dama_core::Material {
@@ -1360,13 +1361,13 @@ mod tests {
     }
 
     /// The endgame database's results are trusted only within the shortest endgame rule that
-    /// a position of four pieces or fewer can bring.
+    /// a position of its size can bring.
     #[test]
     fn endgame_floors_follow_the_variants_rules() {
         use dama_core::game::GameOptions;
         use dama_core::Variant;
         let floor =
-            |variant, options| DrawConfig::of(&DrawRules::of(variant, options)).endgame_floor();
+            |variant, options| DrawConfig::of(&DrawRules::of(variant, options)).endgame_floor(4);
         let plain = GameOptions::default();
         assert_eq!(floor(Variant::English, plain), u32::MAX);
         // Three kings against one: 15 moves.
@@ -1379,5 +1380,10 @@ mod tests {
         assert_eq!(floor(Variant::Russian, official), 10);
         // FMJD: a king and a piece against a king, 5 moves.
         assert_eq!(floor(Variant::Brazilian, plain), 10);
+        // With five pieces: still three (or four) kings against one in Russian; in English
+        // no rule at all.
+        let five = |variant| DrawConfig::of(&DrawRules::of(variant, plain)).endgame_floor(5);
+        assert_eq!(five(Variant::Russian), 30);
+        assert_eq!(five(Variant::English), u32::MAX);
     }
 }

@@ -476,6 +476,12 @@ impl Server {
             "param name=hash value={} type=int min=1 max=65536",
             self.options.hash_mb
         )?;
+        writeln!(
+            out,
+            "param name=endgame-pieces value={} type=int min=2 max={}",
+            self.options.endgame_pieces,
+            dama_engine::endgame::MAX_PIECES
+        )?;
         writeln!(out, "wait")
     }
 
@@ -505,6 +511,14 @@ impl Server {
                 }
                 self.options.hash_mb = n;
                 self.engine.set_hash_mb(n);
+            }
+            "endgame-pieces" => {
+                let n: u32 = value.parse().map_err(|_| bad())?;
+                if !(2..=dama_engine::endgame::MAX_PIECES).contains(&n) {
+                    return Err(bad());
+                }
+                self.options.endgame_pieces = n;
+                self.engine.set_endgame_pieces(n);
             }
             _ => {} // Unknown parameters are ignored.
         }
@@ -960,6 +974,37 @@ mod tests {
         let errors = out.lines().filter(|l| l.starts_with("error")).count();
         assert_eq!(errors, 5, "{out}");
         assert!(out.ends_with("pong\n"));
+    }
+
+    #[test]
+    fn the_endgame_database_size_is_a_parameter() {
+        let pos = AnyPosition::from_fen(Variant::English, "W:W21,29:BK15,K18").unwrap();
+        let run = |pieces: &str| {
+            session(&format!(
+                "hub\nset-param name=endgame-pieces value={pieces}\nset-param name=variant value=english\n\
+                 pos pos={}\nlevel depth=1\ngo think\n",
+                position_text(&pos)
+            ))
+        };
+        // Four pieces (the default) know this ending is lost in 14 plies; three do not.
+        let four = run("4");
+        assert!(
+            four.contains("param name=endgame-pieces value=4 type=int min=2 max=5"),
+            "{four}"
+        );
+        assert!(four.contains("score=-99.86"), "{four}");
+        let three = run("3");
+        assert!(!three.contains("score=-99"), "{three}");
+        assert!(
+            three.lines().any(|l| l.starts_with("done move=")),
+            "{three}"
+        );
+        // Six is more than a database holds.
+        assert!(
+            run("6").lines().any(|l| l.starts_with("error")),
+            "{}",
+            run("6")
+        );
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub struct EngineComputer {
     hash_mb: usize,
     idle: Mutex<Vec<Seated>>,
     books: Vec<Arc<Book>>,
+    endgame_pieces: u32,
 }
 
 /// An idle engine and what its table holds.
@@ -89,6 +90,7 @@ impl EngineComputer {
             hash_mb,
             idle: Mutex::new(Vec::new()),
             books: Vec::new(),
+            endgame_pieces: EngineOptions::default().endgame_pieces,
         }
     }
 
@@ -96,6 +98,15 @@ impl EngineComputer {
     /// game follows it (one book per variant; see [`dama_engine::book::Book::choose`]).
     pub fn with_books(self, books: Vec<Arc<Book>>) -> Self {
         EngineComputer { books, ..self }
+    }
+
+    /// The same, its level 10 using the endgame database of up to `pieces` pieces on the 8x8
+    /// boards ([`dama_engine::endgame`]).
+    pub fn with_endgame_pieces(self, pieces: u32) -> Self {
+        EngineComputer {
+            endgame_pieces: pieces,
+            ..self
+        }
     }
 
     /// The book a move search of `key`'s kind plays from, if any.
@@ -139,6 +150,7 @@ impl EngineComputer {
             level: key.level,
             seed: None,
             game_options: key.options,
+            endgame_pieces: self.endgame_pieces,
         })
     }
 
