@@ -23,8 +23,8 @@ pub struct Args {
 #[derive(Clone, Debug, clap::Args)]
 pub struct EndgameOptions {
     /// The most pieces of the endgame database (2 to 5). Four are built in a second or two;
-    /// five take about a minute on two cores and 190 MB (up to 700 MB while building), so
-    /// keep them in a folder with --endgame-dir.
+    /// five take one to two minutes on two cores and 190 MB (up to 1.6 GB while building),
+    /// so keep them in a folder with --endgame-dir.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PIECES,
         value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
     pub endgame_pieces: u32,

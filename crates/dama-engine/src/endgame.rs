@@ -21,9 +21,9 @@
 //! alone give them; the move-count draw rules are the searcher's business ([`Outcome`] is
 //! exact only while no such rule can end the game first).
 //!
-//! Four pieces take a second or two and 7.5 MB; five take about a minute on two cores and
-//! 187 MB (400–700 MB while building), which is why five are built only when asked for and
-//! are best kept in a file.
+//! Four pieces take a second or two and 7.5 MB; five take one to two minutes on two cores
+//! and 187 MB (0.4–1.6 GB while building), which is why five are built only when asked for
+//! and are best kept in a file.
 
 use dama_core::position::Bb;
 use dama_core::rules::Goal;
