@@ -4,6 +4,7 @@ use crate::analyse::line_text;
 use crate::CliError;
 use dama_core::{AnyPosition, Variant};
 use dama_engine::endgame::{self, Outcome, DEFAULT_PIECES, MAX_PIECES};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -54,11 +55,33 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let pieces = args.endgame.apply();
     let start = Instant::now();
-    let table = endgame::for_variant(variant, pieces).ok_or_else(|| {
-        CliError(format!(
-            "{variant} has no endgame database (only the 8x8 variants have one)"
-        ))
-    })?;
+    // A build of five pieces takes a minute or two: show how far it is.
+    let terminal = std::io::stderr().is_terminal();
+    let mut shown = 0;
+    let mut progress = |done: usize, total: usize| {
+        let percent = done * 100 / total.max(1);
+        if percent >= shown + 5 || done == total {
+            shown = percent;
+            let text = format!(
+                "building the {pieces}-piece database of {variant}: {percent}% ({:.0} s)",
+                start.elapsed().as_secs_f64()
+            );
+            if terminal {
+                eprint!("\r{text}");
+                if done == total {
+                    eprintln!();
+                }
+            } else {
+                eprintln!("{text}");
+            }
+        }
+    };
+    let table =
+        endgame::for_variant_reporting(variant, pieces, &mut progress).ok_or_else(|| {
+            CliError(format!(
+                "{variant} has no endgame database (only the 8x8 variants have one)"
+            ))
+        })?;
     let [won, lost, drawn] = table.counts();
     println!(
         "{variant}: every position of up to {pieces} pieces, {} in {:.1} s ({} bytes)",

@@ -437,6 +437,12 @@ fn endgame_databases_are_kept_in_a_folder() {
         "{out}"
     );
     assert!(dir.join("english-3.egdb").is_file());
+    // The build shows its progress on the error stream; reading the file later does not.
+    assert!(
+        stderr(&o).contains("building the 3-piece database of english: 100%"),
+        "{}",
+        stderr(&o)
+    );
     assert!(
         out.contains("B:WK29:BK4: the side to move wins in 11 plies"),
         "{out}"
@@ -450,6 +456,7 @@ fn endgame_databases_are_kept_in_a_folder() {
     assert!(again.status.success(), "{}", stderr(&again));
     let out2 = stdout(&again);
     assert!(out2.contains("up to 3 pieces, read from"), "{out2}");
+    assert!(!stderr(&again).contains("building"), "{}", stderr(&again));
     let results = |s: &str| s.lines().skip(1).map(str::to_owned).collect::<Vec<_>>();
     assert_eq!(results(&out), results(&out2));
     // Six pieces is more than a database holds.

@@ -264,6 +264,12 @@ impl Table {
     /// # Panics
     /// If `R` is not [`supported`] or `pieces` is out of range.
     pub fn build<R: Rules>(pieces: u32) -> Table {
+        Table::build_reporting::<R>(pieces, &mut |_, _| {})
+    }
+
+    /// [`Table::build`], calling `progress(done, total)` after each material class with the
+    /// placements solved so far and in all (the work of a class grows with its placements).
+    pub fn build_reporting<R: Rules>(pieces: u32, progress: &mut dyn FnMut(usize, usize)) -> Table {
         let (mut table, len) = Table::layout::<R>(pieces);
         table.values = (0..len).map(|_| AtomicU8::new(0)).collect();
         // Classes: the same number of pieces and of men. Fewer pieces first (captures), then
@@ -278,9 +284,12 @@ impl Table {
         let mut classes: Vec<(u32, u32)> = all.iter().map(class).collect();
         classes.sort_unstable();
         classes.dedup();
+        let mut done = 0;
         for c in classes {
             let members: Vec<Block> = all.iter().filter(|b| class(b) == c).copied().collect();
             table.solve_class::<R>(&members);
+            done += members.iter().map(Block::len).sum::<usize>();
+            progress(done, len);
         }
         table
     }
@@ -782,9 +791,13 @@ pub fn file_in<R: Rules>(dir: &Path, pieces: u32) -> PathBuf {
 }
 
 /// The database of rule set `R`, read from its file in `dir` or built (and written there).
-fn obtain<R: Rules>(pieces: u32, dir: Option<&Path>) -> Table {
+fn obtain<R: Rules>(
+    pieces: u32,
+    dir: Option<&Path>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Table {
     let Some(dir) = dir else {
-        return Table::build::<R>(pieces);
+        return Table::build_reporting::<R>(pieces, progress);
     };
     let path = file_in::<R>(dir, pieces);
     let not_read = match Table::load::<R>(&path, pieces) {
@@ -792,7 +805,7 @@ fn obtain<R: Rules>(pieces: u32, dir: Option<&Path>) -> Table {
         Err(FileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => Some(e),
     };
-    let mut table = Table::build::<R>(pieces);
+    let mut table = Table::build_reporting::<R>(pieces, progress);
     let written = std::fs::create_dir_all(dir)
         .map_err(FileError::Io)
         .and_then(|()| table.save::<R>(&path));
@@ -811,6 +824,15 @@ fn obtain<R: Rules>(pieces: u32, dir: Option<&Path>) -> Table {
 /// read or built on first use (a build already under way is waited for) and shared after;
 /// `None` for rule sets without one.
 pub fn table<R: Rules>(pieces: u32) -> Option<Arc<Table>> {
+    table_reporting::<R>(pieces, &mut |_, _| {})
+}
+
+/// [`table`], reporting the progress of a build this call makes (see
+/// [`Table::build_reporting`]).
+pub fn table_reporting<R: Rules>(
+    pieces: u32,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Option<Arc<Table>> {
     if !supported::<R>() {
         return None;
     }
@@ -822,7 +844,7 @@ pub fn table<R: Rules>(pieces: u32) -> Option<Arc<Table>> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        Arc::new(obtain::<R>(pieces, dir.as_deref()))
+        Arc::new(obtain::<R>(pieces, dir.as_deref(), progress))
     })))
 }
 
@@ -838,6 +860,15 @@ pub fn ready<R: Rules>(pieces: u32) -> Option<Arc<Table>> {
 /// The database of a variant's rule set (made on first use), if it has one.
 pub fn for_variant(variant: Variant, pieces: u32) -> Option<Arc<Table>> {
     with_rules!(variant, R => table::<R>(pieces))
+}
+
+/// [`for_variant`], reporting the progress of a build this call makes.
+pub fn for_variant_reporting(
+    variant: Variant,
+    pieces: u32,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Option<Arc<Table>> {
+    with_rules!(variant, R => table_reporting::<R>(pieces, progress))
 }
 
 /// The result of a position of any variant with best play and the line of it (at most
@@ -1222,7 +1253,7 @@ mod tests {
     #[test]
     fn a_database_is_written_once_and_read_after() {
         let dir = scratch("kept");
-        let built = obtain::<English>(3, Some(&dir));
+        let built = obtain::<English>(3, Some(&dir), &mut |_, _| {});
         let path = file_in::<English>(&dir, 3);
         assert_eq!(path.file_name().unwrap(), "english-3.egdb");
         assert!(
@@ -1230,7 +1261,7 @@ mod tests {
             "{}",
             built.origin()
         );
-        let read = obtain::<English>(3, Some(&dir));
+        let read = obtain::<English>(3, Some(&dir), &mut |_, _| {});
         assert!(read.origin().starts_with("read from"), "{}", read.origin());
         assert!(same_values(&built, &read));
         assert_eq!(read.counts(), built.counts());
@@ -1243,8 +1274,23 @@ mod tests {
             Some(Outcome::Win(11))
         );
         // Without a folder, nothing is written.
-        assert_eq!(obtain::<English>(3, None).origin(), "built in memory");
+        assert_eq!(
+            obtain::<English>(3, None, &mut |_, _| {}).origin(),
+            "built in memory"
+        );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_build_reports_its_progress() {
+        let mut reports = Vec::new();
+        let t =
+            Table::build_reporting::<English>(3, &mut |done, total| reports.push((done, total)));
+        let total = t.size();
+        assert!(reports.len() > 3, "{reports:?}");
+        assert!(reports.windows(2).all(|w| w[0].0 < w[1].0), "{reports:?}");
+        assert!(reports.iter().all(|&(_, all)| all == total));
+        assert_eq!(reports.last(), Some(&(total, total)));
     }
 
     #[test]
@@ -1282,7 +1328,7 @@ mod tests {
     #[test]
     fn a_damaged_file_is_refused_and_built_again() {
         let dir = scratch("damaged");
-        let built = obtain::<English>(3, Some(&dir));
+        let built = obtain::<English>(3, Some(&dir), &mut |_, _| {});
         let path = file_in::<English>(&dir, 3);
         let good = std::fs::read(&path).unwrap();
         let header = good.len() - built.size();
@@ -1311,7 +1357,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // The engine's way to a database builds it again and mends the file.
-        let again = obtain::<English>(3, Some(&dir));
+        let again = obtain::<English>(3, Some(&dir), &mut |_, _| {});
         assert!(
             again.origin().contains("was not used: damaged"),
             "{}",
