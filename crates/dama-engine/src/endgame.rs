@@ -979,8 +979,16 @@ impl Table {
     /// its values must match their checksum, and a sample of them must agree with their
     /// moves.
     pub fn load<R: Rules>(path: &Path, pieces: u32) -> Result<Table, FileError> {
+        let file = std::fs::File::open(path).map_err(FileError::Io)?;
+        let mut table = Table::read_from::<R>(&mut std::io::BufReader::new(file), pieces)?;
+        table.origin = format!("read from {}", path.display());
+        Ok(table)
+    }
+
+    /// [`Table::load`] from any reader: the bytes of a file written by [`Table::save`]. It
+    /// reads no more than the table's size and one byte.
+    pub fn read_from<R: Rules>(file: &mut dyn Read, pieces: u32) -> Result<Table, FileError> {
         let (mut table, len) = Table::layout::<R>(pieces);
-        let mut file = std::fs::File::open(path).map_err(FileError::Io)?;
         let expected = table.header::<R>(len, 0);
         // Everything but the counts and the checksum must be as this table's.
         let fixed = expected.len() - 32;
@@ -1007,8 +1015,7 @@ impl Table {
         let counts = [word(fixed), word(fixed + 8), word(fixed + 16)];
         let stored_checksum = word(fixed + 24);
         let mut values = Vec::with_capacity(len);
-        (&mut file)
-            .take(len as u64 + 1)
+        file.take(len as u64 + 1)
             .read_to_end(&mut values)
             .map_err(FileError::Io)?;
         if values.len() != len {
@@ -1023,7 +1030,7 @@ impl Table {
         table.values = values.into_iter().map(AtomicU8::new).collect();
         table.counts = counts;
         table.spot_check::<R>(FILE_SPOT_CHECKS)?;
-        table.origin = format!("read from {}", path.display());
+        table.origin = "read from a file".to_string();
         Ok(table)
     }
 
@@ -1322,6 +1329,47 @@ mod tests {
             Table::load::<English>(&dir.join("absent.egdb"), 3),
             Err(FileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound
         ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Any damage to a file's bytes gives an error or (if it touched only what the checks
+    /// cannot see, such as the won/lost/drawn counts) a table; never a panic.
+    #[test]
+    fn damaged_bytes_never_panic() {
+        let t = Table::build::<English>(2);
+        let dir = scratch("bytes");
+        let path = dir.join("t.egdb");
+        t.save::<English>(&path).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut refused, mut read) = (0, 0);
+        for round in 0..400 {
+            let mut bytes = good.clone();
+            match round % 4 {
+                // Bytes changed anywhere, most of them in the header.
+                0 | 1 => {
+                    for _ in 0..=next() % 4 {
+                        let at = (next() as usize) % if round % 4 == 0 { 120 } else { bytes.len() };
+                        let at = at % bytes.len();
+                        bytes[at] = next() as u8;
+                    }
+                }
+                // Cut short or lengthened.
+                2 => bytes.truncate((next() as usize) % bytes.len()),
+                _ => bytes.extend((0..=next() % 9).map(|_| next() as u8)),
+            }
+            match Table::read_from::<English>(&mut bytes.as_slice(), 2) {
+                Ok(_) => read += 1,
+                Err(_) => refused += 1,
+            }
+        }
+        assert!(refused > 200, "{refused} refused, {read} read");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
