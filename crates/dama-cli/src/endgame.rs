@@ -36,9 +36,17 @@ pub struct EndgameOptions {
 }
 
 impl EndgameOptions {
-    /// Sets the database folder for this process and returns the database's size.
+    /// Sets the database folder for this process and returns the database's size. Five
+    /// pieces without a folder are built anew by every run: says so on the error stream.
     pub fn apply(&self) -> u32 {
         endgame::set_directory(self.endgame_dir.clone());
+        if self.endgame_pieces > DEFAULT_PIECES && self.endgame_dir.is_none() {
+            eprintln!(
+                "note: the {}-piece endgame database is built anew by every run (a minute or \
+                 two); --endgame-dir DIR keeps it in a file",
+                self.endgame_pieces
+            );
+        }
         self.endgame_pieces
     }
 }
