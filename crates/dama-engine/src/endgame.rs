@@ -280,7 +280,7 @@ impl Table {
                 b.signature[0] + b.signature[2],
             )
         };
-        let all: Vec<Block> = table.blocks.iter().flatten().copied().collect();
+        let all = table.blocks_in_order();
         let mut classes: Vec<(u32, u32)> = all.iter().map(class).collect();
         classes.sort_unstable();
         classes.dedup();
@@ -532,7 +532,16 @@ impl Table {
         self.counts[2] += legal - counts[0] - counts[1];
     }
 
-    /// The block of a class holding `index`, and the index within it.
+    /// The blocks, in the order of their places in the value array ([`Table::locate`] needs
+    /// that order).
+    fn blocks_in_order(&self) -> Vec<Block> {
+        let mut blocks: Vec<Block> = self.blocks.iter().flatten().copied().collect();
+        blocks.sort_unstable_by_key(|b| b.offset);
+        blocks
+    }
+
+    /// The block of `members` (in the order of [`Table::blocks_in_order`]) holding `index`,
+    /// and the index within it.
     fn locate(members: &[Block], index: u32) -> (&Block, usize) {
         let index = index as usize;
         let b = members.partition_point(|b| b.offset + b.len() <= index);
@@ -1038,16 +1047,12 @@ impl Table {
     /// its moves' values make it.
     fn spot_check<R: Rules>(&self, n: usize) -> Result<(), FileError> {
         let mut list = Vec::new();
+        let blocks = self.blocks_in_order();
         let step = (self.values.len() / n.max(1)).max(1);
         // An odd stride so that the sample walks across the blocks' inner dimensions too.
         for index in (0..self.values.len()).step_by(step | 1) {
-            let block = self
-                .blocks
-                .iter()
-                .flatten()
-                .find(|b| (b.offset..b.offset + b.len()).contains(&index))
-                .expect("every index is in a block");
-            let Some(pos) = self.decode::<R>(block, index - block.offset) else {
+            let (block, i) = Self::locate(&blocks, index as u32);
+            let Some(pos) = self.decode::<R>(block, i) else {
                 continue;
             };
             let stored = u16::from(self.values[index].load(Relaxed));
