@@ -84,12 +84,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
         }
     };
-    let table =
-        endgame::for_variant_reporting(variant, pieces, &mut progress).ok_or_else(|| {
-            CliError(format!(
-                "{variant} has no endgame database (only the 8x8 variants have one)"
-            ))
-        })?;
+    let table = endgame::for_variant(variant, pieces, &mut progress).ok_or_else(|| {
+        CliError(format!(
+            "{variant} has no endgame database (only the 8x8 variants have one)"
+        ))
+    })?;
     let [won, lost, drawn] = table.counts();
     println!(
         "{variant}: every position of up to {pieces} pieces, {} in {:.1} s ({} bytes)",

@@ -866,13 +866,9 @@ pub fn ready<R: Rules>(pieces: u32) -> Option<Arc<Table>> {
     slot::<R>(pieces.clamp(2, MAX_PIECES)).table.get().cloned()
 }
 
-/// The database of a variant's rule set (made on first use), if it has one.
-pub fn for_variant(variant: Variant, pieces: u32) -> Option<Arc<Table>> {
-    with_rules!(variant, R => table::<R>(pieces))
-}
-
-/// [`for_variant`], reporting the progress of a build this call makes.
-pub fn for_variant_reporting(
+/// The database of a variant's rule set (made on first use, reporting the progress of a
+/// build this call makes: see [`Table::build_reporting`]), if it has one.
+pub fn for_variant(
     variant: Variant,
     pieces: u32,
     progress: &mut dyn FnMut(usize, usize),

@@ -360,7 +360,8 @@ impl Engine {
     /// analyses one position calls this first.
     pub fn wait_for_endgame_database(&self) {
         if uses_endgame_database(self.options.level, pieces(&self.root), 0) {
-            let _ = endgame::for_variant(self.root.variant(), self.options.endgame_pieces);
+            let pieces = self.options.endgame_pieces;
+            let _ = endgame::for_variant(self.root.variant(), pieces, &mut |_, _| {});
         }
     }
 
