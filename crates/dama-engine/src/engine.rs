@@ -6,7 +6,7 @@ use crate::endgame;
 use crate::eval::{Evaluator, Weights};
 use crate::level::{self, Level};
 use crate::limits::Limits;
-use crate::pattern::{Model, Prepared};
+use crate::pattern::{self, Model, Prepared};
 use crate::score::Score;
 use crate::search::{
     Control, Counters, DrawConfig, Iteration, Params, RootState, Searcher, Shared,
@@ -639,6 +639,10 @@ impl Job {
             *self.control.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
             table
         };
+        // How far the game has simplified: the share of the men that have left the board.
+        let simplified =
+            1.0 - f64::from(pattern::phase(&root)) / f64::from(pattern::phase_total::<R>().max(1));
+        let search_params = Params::current();
         let threads = if params.noise > 0 {
             1
         } else {
@@ -649,10 +653,13 @@ impl Job {
             control: &self.control,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             limits,
-            budget: limits.budget(),
+            budget: limits.budget(
+                simplified,
+                (search_params.time_moves, search_params.time_moves_end),
+            ),
             draw: self.draw,
             eval,
-            params: Params::current(),
+            params: search_params,
             main_depth: AtomicU32::new(0),
             helper_depth: AtomicU32::new(0),
             helper_best: Mutex::new(None),

@@ -80,7 +80,17 @@ impl Limits {
 
     /// The time budget: a soft target (do not start a new iteration after about half of it)
     /// and a hard limit (stop at once). `None` when time does not limit the search.
-    pub(crate) fn budget(&self) -> Option<(Duration, Duration)> {
+    ///
+    /// On a clock without a move count (sudden death) the budget spreads the remaining time over the moves a
+    /// game is still expected to last, `moves` (the count for the opening) down to
+    /// `moves_end` as `simplified` (0 at the start, 1 without men: the share of the men that
+    /// have left the board) grows, since a simplified game is nearer its end and its
+    /// positions are the ones where a deeper search tells.
+    pub(crate) fn budget(
+        &self,
+        simplified: f64,
+        (moves, moves_end): (u32, u32),
+    ) -> Option<(Duration, Duration)> {
         if self.infinite {
             return None;
         }
@@ -96,7 +106,11 @@ impl Limits {
             // Keep a reserve for the transmission of moves so that the flag never falls.
             let reserve = Duration::from_millis(50).min(c.remaining / 10);
             let usable = c.remaining.saturating_sub(reserve);
-            let moves = c.moves_to_go.map_or(30, |m| m.clamp(1, 50));
+            let expected = {
+                let t = simplified.clamp(0.0, 1.0);
+                (f64::from(moves) + (f64::from(moves_end) - f64::from(moves)) * t).round() as u32
+            };
+            let moves = c.moves_to_go.map_or(expected, |m| m).clamp(1, 50);
             let soft = usable / moves + c.increment * 3 / 4;
             let hard = (soft * 4).min(usable / 3).max(soft.min(usable));
             let soft = soft.min(hard);
@@ -115,21 +129,43 @@ mod tests {
 
     #[test]
     fn budgets() {
-        assert_eq!(Limits::depth(5).budget(), None);
+        assert_eq!(Limits::depth(5).budget(0.0, (30, 30)), None);
         assert!(Limits::default().is_unbounded());
         assert!(!Limits::depth(3).is_unbounded());
-        let (soft, hard) = Limits::move_time(Duration::from_secs(1)).budget().unwrap();
+        let (soft, hard) = Limits::move_time(Duration::from_secs(1))
+            .budget(0.5, (30, 12))
+            .unwrap();
         assert_eq!(soft, hard);
         assert!(hard <= Duration::from_secs(1));
         let (soft, hard) = Limits::clock(Duration::from_secs(60), Duration::ZERO, None)
-            .budget()
+            .budget(0.0, (30, 12))
             .unwrap();
         assert!(soft >= Duration::from_secs(1) && soft <= Duration::from_secs(3));
         assert!(hard >= soft && hard <= Duration::from_secs(20));
         // Almost no time left: still a positive budget below the remaining time.
         let (soft, hard) = Limits::clock(Duration::from_millis(30), Duration::ZERO, Some(1))
-            .budget()
+            .budget(0.0, (30, 12))
             .unwrap();
         assert!(soft <= hard && hard < Duration::from_millis(30));
+    }
+
+    #[test]
+    fn a_simplified_game_gets_more_of_the_clock() {
+        let clock = Limits::clock(Duration::from_secs(30), Duration::ZERO, None);
+        let budget = |simplified| clock.budget(simplified, (30, 12)).unwrap();
+        let (start, half, end) = (budget(0.0), budget(0.5), budget(1.0));
+        // 30 expected moves at the start, 21 half-way, 12 without men.
+        assert!(
+            start.0 < half.0 && half.0 < end.0,
+            "{start:?} {half:?} {end:?}"
+        );
+        let close = |a: Duration, b: Duration| a.abs_diff(b) < Duration::from_millis(5);
+        assert!(close(start.0 * 30, end.0 * 12), "{start:?} {end:?}");
+        assert!(close(half.0 * 21, start.0 * 30), "{half:?} {start:?}");
+        // The same counts at both ends: the old even spread.
+        assert_eq!(clock.budget(0.0, (30, 30)), clock.budget(1.0, (30, 30)));
+        // A move count of the clock is kept whatever the phase.
+        let control = Limits::clock(Duration::from_secs(30), Duration::ZERO, Some(20));
+        assert_eq!(control.budget(0.0, (30, 12)), control.budget(1.0, (30, 12)));
     }
 }

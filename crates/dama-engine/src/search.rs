@@ -70,6 +70,11 @@ pub(crate) struct Params {
     /// pieces (0: never). Fixed by the root, so that whether a search uses it never depends on
     /// how far a build in the background has got.
     pub endgame_root: u32,
+    /// On a sudden-death clock, the moves a game is expected to last from the start...
+    pub time_moves: u32,
+    /// ...and from a position without men ([`crate::Limits`]'s budget goes from one to the
+    /// other as the men leave the board).
+    pub time_moves_end: u32,
 }
 
 pub(crate) const PARAMS: Params = Params {
@@ -86,6 +91,8 @@ pub(crate) const PARAMS: Params = Params {
     qs_moves: 0,
     lazy_margin: 80,
     endgame_root: 12,
+    time_moves: 30,
+    time_moves_end: 30,
 };
 
 impl Params {
@@ -122,6 +129,8 @@ impl Params {
                 "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
                 "lazy_margin" => self.lazy_margin = int()?.clamp(0, 10_000),
                 "endgame_root" => self.endgame_root = int()?.clamp(0, 1_000) as u32,
+                "time_moves" => self.time_moves = int()?.clamp(1, 50) as u32,
+                "time_moves_end" => self.time_moves_end = int()?.clamp(1, 50) as u32,
                 _ => return Err(format!("unknown search parameter {name:?}")),
             }
         }
