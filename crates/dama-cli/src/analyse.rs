@@ -99,9 +99,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ..EngineOptions::default()
     });
     if let Some(path) = &args.eval {
-        let (weights, model) = crate::tune::load_eval(path, pos.variant())?;
-        engine.set_weights(weights);
-        engine.set_model(model);
+        crate::tune::load_eval(path, pos.variant())?.apply(&mut engine);
     }
     engine.set_game(&game);
     if args.position.play.is_some() && !args.json {

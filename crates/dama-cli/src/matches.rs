@@ -443,8 +443,8 @@ fn make_player(
             Some((n, f)) => (n, Some(f)),
             None => (n, None),
         };
-        let (weights, model) = match weights_file {
-            None => (None, None),
+        let eval = match weights_file {
+            None => crate::tune::EvalFile::default(),
             Some(f) => crate::tune::load_eval(Path::new(f), variant)?,
         };
         let level = n
@@ -462,8 +462,7 @@ fn make_player(
             endgame_pieces: args.endgame.endgame_pieces,
             ..EngineOptions::default()
         });
-        engine.set_weights(weights);
-        engine.set_model(model);
+        eval.apply(&mut engine);
         let book = side
             .book
             .map(|path| crate::book::load_for(path, variant, &args.book))

@@ -25,6 +25,9 @@ enum TuneCommand {
     /// Fit a pattern evaluation (window configurations and linear features, by phase) to
     /// training data files, by logistic regression.
     Fit(FitArgs),
+    /// Fit a neural-network evaluation (the pieces of the board through one hidden layer) to
+    /// training data files.
+    Net(NetArgs),
     /// Self-play and fit the linear feature weights alone (the first tuner).
     Linear(LinearArgs),
     /// Turn the games of PDN files (played anywhere: masters' games, archives) into training
@@ -86,6 +89,10 @@ struct PlayArgs {
     /// moves.
     #[arg(long)]
     starts: Vec<PathBuf>,
+    /// Play with the evaluation of this file (a network, a pattern model or linear weights
+    /// from `dama tune`) instead of the built-in one.
+    #[arg(long)]
+    eval: Option<PathBuf>,
     /// Plies of each `--starts` game a self-play game may follow.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
     start_plies: u32,
@@ -160,6 +167,53 @@ struct FitArgs {
     init: Option<PathBuf>,
 }
 
+/// Options of `dama tune net`.
+#[derive(Debug, clap::Args)]
+struct NetArgs {
+    /// Variant of the data.
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: String,
+    /// Training data files from `dama tune play` (repeatable).
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Write the fitted network here.
+    #[arg(long)]
+    out: PathBuf,
+    /// Size of the hidden layer (of each of the two views of the board; a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    hidden: usize,
+    /// Output buckets (stages of the game, by the pieces left).
+    #[arg(long, default_value_t = 8)]
+    buckets: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's step size at the start (it falls along a cosine to a hundredth of it).
+    #[arg(long, default_value_t = 0.002)]
+    rate: f32,
+    /// Weight of the game result in the target (the rest: the self-play search score).
+    #[arg(long, default_value_t = 1.0)]
+    result_weight: f32,
+    /// Decoupled weight decay: each step shrinks the weights by this share of the step size.
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
+    /// Hold out every Nth game to measure the error on unseen positions (0: none).
+    #[arg(long, default_value_t = 20)]
+    hold_out: u32,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Read at most this many positions per file.
+    #[arg(long, default_value_t = 100_000_000)]
+    max_positions: usize,
+    /// Seed of the starting weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
 /// Reads `--windows`: one of the layouts' keys.
 fn windows_parser() -> impl clap::builder::TypedValueParser<Value = Windows> {
     use clap::builder::TypedValueParser;
@@ -207,29 +261,61 @@ fn read_eval_file(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-/// Reads an evaluation file: a pattern model from `dama tune fit`, or linear weights (`name
-/// value` lines) from `dama tune linear`.
-pub fn load_eval(
-    path: &std::path::Path,
-    variant: Variant,
-) -> Result<(Option<Weights>, Option<std::sync::Arc<Model>>), CliError> {
+/// An evaluation read from a file.
+#[derive(Clone, Debug, Default)]
+pub struct EvalFile {
+    weights: Option<Weights>,
+    model: Option<std::sync::Arc<Model>>,
+    network: Option<std::sync::Arc<dama_engine::network::Network>>,
+}
+
+impl EvalFile {
+    /// Makes `engine` evaluate with it.
+    pub fn apply(&self, engine: &mut dama_engine::Engine) {
+        engine.set_weights(self.weights);
+        engine.set_model(self.model.clone());
+        engine.set_network(self.network.clone());
+    }
+}
+
+/// Reads an evaluation file: a network from `dama tune net`, a pattern model from `dama tune
+/// fit`, or linear weights (`name value` lines) from `dama tune linear`.
+pub fn load_eval(path: &std::path::Path, variant: Variant) -> Result<EvalFile, CliError> {
+    use dama_engine::network::Network;
     let err = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
-    let bytes = read_eval_file(path)?;
-    if bytes.starts_with(b"DAMAPAT") {
-        let model = Model::from_bytes(&bytes).map_err(|e| err(&e))?;
-        if model.variant != variant.key() {
+    let fitted_to = |fitted: &str| {
+        if fitted != variant.key() {
             return Err(err(&format!(
-                "the model was fitted to {}, not {}",
-                model.variant,
+                "it was fitted to {fitted}, not {}",
                 variant.key()
             )));
         }
+        Ok(())
+    };
+    let bytes = read_eval_file(path)?;
+    if bytes.starts_with(b"DAMANET") {
+        let network = Network::from_bytes(&bytes).map_err(|e| err(&e))?;
+        fitted_to(&network.variant)?;
+        dama_core::with_rules!(variant, R => network.check::<R>()).map_err(|e| err(&e))?;
+        Ok(EvalFile {
+            network: Some(std::sync::Arc::new(network)),
+            ..EvalFile::default()
+        })
+    } else if bytes.starts_with(b"DAMAPAT") {
+        let model = Model::from_bytes(&bytes).map_err(|e| err(&e))?;
+        fitted_to(&model.variant)?;
         dama_core::with_rules!(variant, R => model.check::<R>()).map_err(|e| err(&e))?;
-        Ok((None, Some(std::sync::Arc::new(model))))
+        Ok(EvalFile {
+            model: Some(std::sync::Arc::new(model)),
+            ..EvalFile::default()
+        })
     } else {
         let text = String::from_utf8(bytes).map_err(|e| err(&e))?;
         let w = tune::read_weights(&text, &Weights::for_variant(variant)).map_err(|e| err(&e))?;
-        Ok((Some(w), None))
+        Ok(EvalFile {
+            weights: Some(w),
+            ..EvalFile::default()
+        })
     }
 }
 
@@ -237,6 +323,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         TuneCommand::Play(a) => play(a),
         TuneCommand::Fit(a) => fit(a),
+        TuneCommand::Net(a) => net(a),
         TuneCommand::Linear(a) => linear(a),
         TuneCommand::Import(a) => import(a),
     }
@@ -311,6 +398,10 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
             report.skipped()
         );
     }
+    let eval = match &args.eval {
+        Some(file) => load_eval(file, variant)?,
+        None => EvalFile::default(),
+    };
     let path = &args.out;
     let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
     let existing = match std::fs::File::open(path) {
@@ -347,7 +438,11 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
     let games = args.games;
     let written = selfplay::run(
         &config,
-        &|| selfplay::default_engine(args.seed),
+        &|| {
+            let mut engine = selfplay::default_engine(args.seed);
+            eval.apply(&mut engine);
+            engine
+        },
         std::io::BufWriter::new(file),
         &stop,
         &|g, n| {
@@ -368,6 +463,111 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
         path.display(),
         existing as u64 + written
     );
+    Ok(())
+}
+
+/// The records of data files of `variant` (at most `max_positions` a file), their games
+/// numbered apart across the files (the held-out split is by game).
+fn read_records(
+    paths: &[PathBuf],
+    variant: Variant,
+    max_positions: usize,
+) -> Result<Vec<selfplay::Record>, CliError> {
+    let mut records = Vec::new();
+    for path in paths {
+        let f =
+            std::fs::File::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let mut r = selfplay::read(std::io::BufReader::new(f), variant, max_positions)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        // Game numbers restart in every file: keep them apart for the held-out split.
+        let offset = records.last().map_or(0, |x: &selfplay::Record| x.game + 1);
+        for x in &mut r {
+            x.game = x.game.wrapping_add(offset);
+        }
+        records.append(&mut r);
+    }
+    Ok(records)
+}
+
+fn net(args: NetArgs) -> Result<(), CliError> {
+    use dama_engine::{net_train, network, train};
+    let variant: Variant = args.variant.parse()?;
+    if args.epochs == 0 || args.threads == 0 || args.threads > 64 || args.batch == 0 {
+        return Err(CliError(
+            "--epochs, --batch and --threads (at most 64) must be positive".into(),
+        ));
+    }
+    if args.hidden == 0 || args.hidden % 16 != 0 || args.hidden > network::MAX_HIDDEN {
+        return Err(CliError(format!(
+            "--hidden must be a positive multiple of 16, at most {}",
+            network::MAX_HIDDEN
+        )));
+    }
+    if args.buckets == 0 || args.buckets > network::MAX_BUCKETS {
+        return Err(CliError(format!(
+            "--buckets must be from 1 to {}",
+            network::MAX_BUCKETS
+        )));
+    }
+    if !(0.0..=1.0).contains(&args.result_weight) || args.rate.is_nan() || args.rate <= 0.0 {
+        return Err(CliError(
+            "--result-weight must be in [0, 1] and --rate positive".into(),
+        ));
+    }
+    let started = Instant::now();
+    let records = read_records(&args.data, variant, args.max_positions)?;
+    // The scale of centi-men: the one the linear weights are fitted with, on a sample.
+    let sample: Vec<selfplay::Record> = records
+        .iter()
+        .step_by((records.len() / 200_000).max(1))
+        .copied()
+        .collect();
+    let (sample, _) = train::dataset(variant, &sample, 0, Windows::Sparse);
+    let k = if sample.is_empty() {
+        1.0
+    } else {
+        train::fit_k(&sample, &Weights::for_variant(variant))
+    };
+    let (data, skipped) = net_train::dataset(variant, &records, args.hold_out);
+    drop(records);
+    if data.len() < 1000 {
+        return Err(CliError(format!(
+            "only {} positions: play more games",
+            data.len()
+        )));
+    }
+    eprintln!(
+        "{} positions ({} held out, {skipped} skipped); k = {k:.3}; read in {:.0} s",
+        data.len(),
+        data.held_out(),
+        started.elapsed().as_secs_f64()
+    );
+    let config = net_train::NetConfig {
+        k,
+        result_weight: args.result_weight,
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        weight_decay: args.weight_decay.max(0.0),
+        threads: args.threads,
+        seed: args.seed,
+    };
+    let start = net_train::FloatNet::random(data.squares, args.hidden, args.buckets, args.seed);
+    let before = net_train::held_out_loss(&data, &config, &start);
+    eprintln!("held-out loss before the fit {before:.5}");
+    let net = net_train::fit(&data, start, &config, |p| {
+        eprintln!(
+            "epoch {:3}: loss {:.5} (held out {:.5}) {:.0} s",
+            p.epoch,
+            p.train,
+            p.validation,
+            started.elapsed().as_secs_f64()
+        );
+    });
+    let network = net.quantize(variant, (100.0 / k) as f32);
+    std::fs::write(&args.out, network.to_bytes())
+        .map_err(|e| CliError(format!("{}: {e}", args.out.display())))?;
+    println!("network written to {}", args.out.display());
     Ok(())
 }
 
@@ -412,19 +612,7 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
         }
     };
     let started = Instant::now();
-    let mut records = Vec::new();
-    for path in &args.data {
-        let f =
-            std::fs::File::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        let mut r = selfplay::read(std::io::BufReader::new(f), played_in, args.max_positions)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        // Game numbers restart in every file: keep them apart for the held-out split.
-        let offset = records.last().map_or(0, |x: &selfplay::Record| x.game + 1);
-        for x in &mut r {
-            x.game = x.game.wrapping_add(offset);
-        }
-        records.append(&mut r);
-    }
+    let records = read_records(&args.data, played_in, args.max_positions)?;
     let (data, skipped) = train::dataset(variant, &records, args.hold_out, args.windows);
     drop(records);
     if data.len() < 1000 {

@@ -244,3 +244,97 @@ fn games_from_pdn_files_become_training_data() {
     assert!(!none.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn self_play_data_fits_a_network_that_analyse_match_and_self_play_use() {
+    let dir = std::env::temp_dir().join(format!("dama-tune-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("russian.dat");
+    let net = dir.join("russian.net");
+    let (data_s, net_s) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "play",
+            "-v",
+            "russian",
+            "--games",
+            "24",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--out",
+            data_s,
+        ];
+        args.extend_from_slice(extra);
+        dama(&args)
+    };
+    let o = play(&[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let train = |variant: &str, extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "net",
+            "-v",
+            variant,
+            "--data",
+            data_s,
+            "--out",
+            net_s,
+            "--hidden",
+            "32",
+            "--batch",
+            "256",
+            "--hold-out",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        dama(&args)
+    };
+    let o = train("russian", &["--epochs", "3", "--result-weight", "0.5"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let log = text(&o.stderr);
+    assert!(
+        log.contains("held out") && log.contains("epoch   3"),
+        "{log}"
+    );
+    assert!(text(&o.stdout).contains("network written"));
+    // 4 kinds of piece on 32 squares, 32 hidden, two bytes each.
+    assert!(std::fs::metadata(&net).unwrap().len() > 4 * 32 * 32 * 2);
+
+    let o = analyse_with("russian", net_s);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("\"depth\":4"));
+    let player = format!("level:10@{net_s}");
+    let o = dama(&[
+        "match", "--first", &player, "--second", "level:10", "-v", "russian", "-n", "2", "--nodes",
+        "500",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Self-play with the network appends to the data.
+    let o = play(&["--eval", net_s, "--seed", "2"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("appended"), "{}", text(&o.stdout));
+
+    // A network is for one variant's board; bad sizes and data of another variant are
+    // one-line errors.
+    let o = analyse_with("international", net_s);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("russian"), "{}", text(&o.stderr));
+    for bad in [
+        &["--hidden", "20"][..],
+        &["--hidden", "0"],
+        &["--buckets", "0"],
+        &["--epochs", "0"],
+        &["--rate", "-1"],
+    ] {
+        let o = train("russian", bad);
+        assert!(!o.status.success(), "{bad:?}");
+        assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
+    }
+    let o = train("english", &[]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("russian"), "{}", text(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@ use crate::endgame;
 use crate::eval::{Evaluator, Weights};
 use crate::level::{self, Level};
 use crate::limits::Limits;
+use crate::network::{self, Network};
 use crate::pattern::{self, Model, Prepared};
 use crate::score::Score;
 use crate::search::{
@@ -193,6 +194,7 @@ pub struct Engine {
     state: RootState,
     weights: Option<Weights>,
     model: Option<Arc<Model>>,
+    network: Option<Arc<Network>>,
     book: Option<Arc<Book>>,
     /// The last model searched with, made ready for the search ([`Prepared`]), which takes
     /// about a quarter of a millisecond: too long for every search of a fast game. (A model
@@ -225,6 +227,7 @@ impl Engine {
             },
             weights: None,
             model: None,
+            network: None,
             book: None,
             prepared: None,
             rng: seed | 1,
@@ -276,6 +279,13 @@ impl Engine {
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         self.model = model;
         self.prepared = None;
+    }
+
+    /// Replaces the neural-network evaluation (for tuning and experiments; it then plays at
+    /// every level, before a pattern model or linear weights); `None` restores the built-in
+    /// evaluation. One made for another board is ignored.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
     }
 
     /// Sets the opening book (`None`: none, the default). While the game follows it, a search
@@ -449,6 +459,7 @@ impl Engine {
                 (None, None) => None,
             }
             .map(|m| self.prepare(m)),
+            network: self.network.clone(),
             draw: DrawConfig::of(&rules),
             tt: Arc::clone(&self.tt),
             control,
@@ -547,6 +558,7 @@ struct Job {
     options: EngineOptions,
     weights: Weights,
     model: Option<Arc<Prepared>>,
+    network: Option<Arc<Network>>,
     draw: DrawConfig,
     tt: Arc<Table>,
     control: Arc<Control>,
@@ -620,9 +632,12 @@ impl Job {
         if let Some(n) = params.nodes {
             limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
         }
-        let eval = match &self.model {
+        let eval = match (&self.model, &self.network) {
             _ if params.material_only => Evaluator::Linear(self.weights.material_only()),
-            Some(p) if p.model.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(p)),
+            (_, Some(n)) if n.check::<R>().is_ok() => {
+                Evaluator::Network(Arc::new(network::Prepared::new(Arc::clone(n))))
+            }
+            (Some(p), _) if p.model.check::<R>().is_ok() => Evaluator::Pattern(Arc::clone(p)),
             _ => Evaluator::Linear(self.weights),
         };
         // A search on the clock does not wait for the endgame database to be built (it takes

@@ -191,6 +191,8 @@ pub enum Evaluator {
     /// A fitted pattern model (linear features and window configurations, by phase), made
     /// ready for the search.
     Pattern(std::sync::Arc<crate::pattern::Prepared>),
+    /// A fitted neural network.
+    Network(std::sync::Arc<crate::network::Prepared>),
 }
 
 /// Receives features.
@@ -430,6 +432,20 @@ pub fn features<R: Rules, S: Sink>(pos: &Position<R>, t: &Tables<Bb<R>>, sink: &
             -1
         },
     );
+    draw_scale::<R>(pos, t, [wm, wk, bm, bk])
+}
+
+/// The draw scale of `pos` (out of 16) that [`features`] returns, alone.
+#[inline]
+pub fn draw_scale_of<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>) -> i32 {
+    if pos.kings().is_empty() {
+        // Every scaled ending has a king.
+        return 16;
+    }
+    let wm = pos.men(Color::White).count() as i32;
+    let bm = pos.men(Color::Black).count() as i32;
+    let wk = (pos.pieces(Color::White) & pos.kings()).count() as i32;
+    let bk = (pos.pieces(Color::Black) & pos.kings()).count() as i32;
     draw_scale::<R>(pos, t, [wm, wk, bm, bk])
 }
 

@@ -26,11 +26,15 @@ pub mod engine;
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod net_train;
+pub mod network;
 pub mod pattern;
 pub mod score;
 mod search;
 pub mod selfplay;
 pub mod shots;
+#[cfg(test)]
+mod test_support;
 pub mod train;
 mod tt;
 pub mod tune;

@@ -889,7 +889,8 @@ fn evaluate_with<R: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dama_core::{rules, AnyPosition, Setup, SquareSet};
+    use crate::test_support::{flipped, random_game};
+    use dama_core::{rules, AnyPosition};
 
     fn layout_checks<R: Rules>(windows: Windows, tables: usize) {
         let layout = Layout::<Bb<R>>::with::<R>(windows);
@@ -977,34 +978,6 @@ mod tests {
         m
     }
 
-    /// The position turned half a turn with the colours swapped.
-    fn flipped(p: &AnyPosition) -> AnyPosition {
-        let v = p.variant();
-        let b = v.board();
-        let turn = |set: SquareSet| -> SquareSet {
-            set.iter()
-                .map(|sq| {
-                    let (c, r) = v.coords(sq).unwrap();
-                    dama_core::Square(
-                        ((((b.height - 1 - r) * (b.width + 1)) + b.width - 1 - c) / 2) as u8,
-                    )
-                })
-                .collect()
-        };
-        let s = p.setup();
-        AnyPosition::new(
-            v,
-            &Setup {
-                white: turn(s.black),
-                black: turn(s.white),
-                kings: turn(s.kings),
-                side_to_move: !s.side_to_move,
-                ..Setup::default()
-            },
-        )
-        .unwrap()
-    }
-
     fn symmetric<R: Rules>(variant: Variant, fens: &[&str]) {
         let t = Tables::<Bb<R>>::new::<R>();
         for windows in Windows::ALL {
@@ -1055,30 +1028,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// Positions of a pseudo-random game of `R` from the start (as many plies as it lasts,
-    /// at most `plies`).
-    fn random_game<R: Rules>(variant: Variant, plies: usize, seed: u64) -> Vec<Position<R>> {
-        let mut pos = AnyPosition::start(variant).to_position::<R>();
-        let mut s = seed;
-        let mut out = vec![pos];
-        let mut list = Vec::new();
-        for _ in 0..plies {
-            list.clear();
-            if !pos.captures(&mut list) {
-                pos.quiet_moves(&mut list);
-            }
-            if list.is_empty() {
-                break;
-            }
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            pos = pos.play_unchecked(&list[(s % list.len() as u64) as usize]);
-            out.push(pos);
-        }
-        out
     }
 
     /// Counts the windows `(alpha, beta)` around each position's exact score where the lazy

@@ -12,6 +12,7 @@
 use crate::endgame::{self, Outcome};
 use crate::eval::{self, Evaluator, Tables};
 use crate::limits::Limits;
+use crate::network;
 use crate::pattern::{self, Incremental, Layout};
 use crate::score::{self, INFINITE, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, Table};
@@ -404,6 +405,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// The window configurations along the current line, for the pattern evaluation (`None`
     /// with the linear one, or a layout too large to follow move by move).
     incremental: Option<Incremental<Bb<R>>>,
+    /// The network's accumulators along the current line (with a network evaluation).
+    stack: Option<network::Stack<Bb<R>>>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -440,7 +443,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // evaluator was chosen); the linear evaluation does not read them.
         let layout = match &shared.eval {
             Evaluator::Pattern(p) => p.model.layout::<R>().ok(),
-            Evaluator::Linear(_) => None,
+            Evaluator::Linear(_) | Evaluator::Network(_) => None,
         }
         .unwrap_or_else(Layout::<Bb<R>>::new::<R>);
         Searcher {
@@ -449,7 +452,14 @@ impl<'a, R: Rules> Searcher<'a, R> {
             tables: Tables::<Bb<R>>::new::<R>(),
             incremental: match &shared.eval {
                 Evaluator::Pattern(_) => Incremental::new(&layout, MAX_PLY + 1),
-                Evaluator::Linear(_) => None,
+                Evaluator::Linear(_) | Evaluator::Network(_) => None,
+            },
+            stack: match &shared.eval {
+                Evaluator::Network(n) => Some(network::Stack::new::<R, R::G>(
+                    n.network.hidden,
+                    MAX_PLY + 1,
+                )),
+                _ => None,
             },
             layout,
             lazy_margin: match (&shared.eval, shared.params.lazy_margin) {
@@ -502,6 +512,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
             .map(|((a, b), margin)| (a, b, margin));
         match (&self.shared.eval, &mut self.incremental) {
             (Evaluator::Linear(w), _) => eval::evaluate(pos, &self.tables, w),
+            (Evaluator::Network(n), _) => {
+                let stack = self.stack.as_mut().expect("a network's accumulators");
+                let score = network::evaluate_at(pos, &self.tables, n, stack, ply);
+                debug_assert_eq!(score, network::evaluate(pos, &self.tables, &n.network));
+                score
+            }
             (Evaluator::Pattern(p), Some(inc)) => {
                 let score = pattern::evaluate_at(pos, &self.tables, p, within, inc, ply);
                 // Every line of the search sets each ply it enters: a test build checks
@@ -524,6 +540,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if let Some(inc) = &mut self.incremental {
             inc.set(0, pos.men(Color::White), pos.men(Color::Black));
         }
+        if let Some(stack) = &mut self.stack {
+            stack.set(0, network::pieces(pos));
+        }
     }
 
     /// Records `child`, reached by `m` from `pos` at `ply`, for the repetition and draw-rule
@@ -533,6 +552,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
         self.hashes[self.base + ply + 1] = child.hash();
         if let Some(inc) = &mut self.incremental {
             inc.set(ply + 1, child.men(Color::White), child.men(Color::Black));
+        }
+        if let Some(stack) = &mut self.stack {
+            stack.set(ply + 1, network::pieces(child));
         }
         let man_moved = !pos.kings().has(m.from().index());
         let endgame = self.shared.draw.endgame_of(child);

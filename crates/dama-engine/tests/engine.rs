@@ -393,3 +393,65 @@ fn the_search_evaluates_a_model_through_its_own_windows() {
         assert_eq!(r.score, Score::Eval(best), "{windows:?}");
     }
 }
+
+/// A network set on the engine is what the search evaluates with, at every level, on every
+/// board: a depth-1 search from the start position scores the best child by the network's
+/// own evaluation, and deeper searches (whose test build checks that the accumulators brought
+/// up to date along the line are the summed ones) play legal moves.
+#[test]
+fn the_search_evaluates_with_a_network() {
+    use dama_engine::eval::Tables;
+    use dama_engine::network::{self, Network};
+    use std::sync::Arc;
+
+    fn check<R: dama_core::rules::Rules>(variant: Variant, rng: &mut Rng) {
+        type B<R> = dama_core::position::Bb<R>;
+        let mut net = Network::zero(variant, 32, 4);
+        for w in net.input_weights.iter_mut().chain(&mut net.input_bias) {
+            *w = rng.below(601) as i16 - 300;
+        }
+        for w in &mut net.output_weights {
+            *w = rng.below(4001) as i16 - 2000;
+        }
+        let start = AnyPosition::start(variant);
+        let t = Tables::<B<R>>::new::<R>();
+        let best = start
+            .legal_moves()
+            .iter()
+            .filter_map(|m| {
+                let child = start.play(m).unwrap();
+                (!child.must_capture())
+                    .then(|| -network::evaluate(&child.to_position::<R>(), &t, &net))
+            })
+            .max()
+            .unwrap();
+        let net = Arc::new(net);
+        for level in [3, 10] {
+            let mut e = engine(level, 1);
+            e.set_network(Some(Arc::clone(&net)));
+            e.set_position(start, &[]);
+            if level == 10 {
+                let r = e.search(Limits::depth(1), |_| {});
+                assert_eq!(r.score, Score::Eval(best), "{variant}");
+            }
+            let mut p = start;
+            for _ in 0..30 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                e.set_position(p, &[]);
+                let r = e.search(Limits::depth(6), |_| {});
+                let m = r.best_move.expect("a move");
+                assert!(moves.contains(&m), "{variant} {}", p.fen());
+                p = p.play(&moves[rng.below(moves.len())]).unwrap();
+            }
+        }
+    }
+
+    let mut rng = Rng(0x5eed_1234_abcd_0002);
+    check::<dama_core::rules::International>(Variant::International, &mut rng);
+    check::<dama_core::rules::Russian>(Variant::Russian, &mut rng);
+    check::<dama_core::rules::English>(Variant::English, &mut rng);
+    check::<dama_core::rules::Frisian>(Variant::Frisian, &mut rng);
+}

@@ -1,0 +1,745 @@
+//! Neural-network evaluation: a small network over the pieces of the board whose first layer
+//! is kept up to date move by move along the search's line.
+//!
+//! Every piece is an input: its square and its kind (a man or a king of the side whose view is
+//! taken, or of the other side), `4 · squares` inputs in all. The first layer turns the pieces
+//! into `hidden` sums (the *accumulator*), once from White's view of the board and once from
+//! Black's view, which is the same board turned half a turn with the colours swapped, through
+//! the same weights; so the network is exactly symmetric between the colours. A move changes
+//! a few pieces, and so a few rows of weights to add or take away: the search never sums the
+//! whole board again except at the root ([`Stack`]).
+//!
+//! The output is one neuron on the two accumulators clipped to `[0, 1]`, the side to move's
+//! first, with a separate set of weights for each stage of the game (a *bucket*: how many
+//! pieces are left). Its value is the score in centi-men for the side to move, scaled down in
+//! the endings the linear evaluation knows to be drawn ([`crate::eval`]'s draw scale).
+//!
+//! The weights are fitted to self-play games ([`crate::net_train`]) in floating point and
+//! stored as integers: the first layer in 1/[`QA`] units (a sum of `QA` is the clip's top),
+//! the output in 1/(`QA` · [`QO`]) of a centi-man, so that the search adds and multiplies
+//! 16-bit integers only.
+
+use crate::eval::{self, Tables};
+use dama_core::bitboard::Bitboard;
+use dama_core::geometry::{Geometry, TABLE_LEN};
+use dama_core::position::Bb;
+use dama_core::rules::Rules;
+use dama_core::{Color, Position, Variant};
+use std::sync::{Arc, OnceLock};
+
+/// Kinds of piece an input tells apart: a man and a king of the side whose view is taken,
+/// then of the other side.
+pub const KINDS: usize = 4;
+/// The accumulator's clip: a first-layer sum of `QA` is an activation of 1.
+pub const QA: i32 = 255;
+/// Extra resolution of the output weights: the output sum is in 1/(`QA` · `QO`) centi-men.
+pub const QO: i32 = 16;
+/// The largest hidden layer a file may have.
+pub const MAX_HIDDEN: usize = 2048;
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 64;
+
+const MAGIC: &[u8; 8] = b"DAMANET1";
+
+/// A fitted network, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// Key of the variant it was fitted to.
+    pub variant: String,
+    /// Playable squares of the board.
+    pub squares: usize,
+    /// Size of each accumulator (a multiple of 16).
+    pub hidden: usize,
+    /// Output buckets, by the number of pieces left.
+    pub buckets: usize,
+    /// First-layer weights: `KINDS · squares` rows of `hidden`, in 1/[`QA`].
+    pub input_weights: Vec<i16>,
+    /// First-layer biases, `hidden`, in 1/[`QA`].
+    pub input_bias: Vec<i16>,
+    /// Output weights: per bucket, `hidden` for the side to move's accumulator and `hidden` for
+    /// the other's, in 1/[`QO`] centi-men per unit of activation.
+    pub output_weights: Vec<i16>,
+    /// Output bias per bucket, in 1/(`QA` · `QO`) centi-men.
+    pub output_bias: Vec<i32>,
+}
+
+/// Why a network file was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// Not a network file.
+    BadMagic,
+    /// The file ends early or has bytes left over.
+    BadLength,
+    /// A size is out of range (hidden layer not a positive multiple of 16 up to
+    /// [`MAX_HIDDEN`], no bucket or more than [`MAX_BUCKETS`], no square).
+    BadShape,
+    /// Stored with other units.
+    Units,
+    /// The variant key is not text.
+    BadVariant,
+    /// Made for a board with another number of squares.
+    Squares {
+        /// In the file.
+        found: usize,
+        /// On the variant's board.
+        expected: usize,
+    },
+}
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetworkError::BadMagic => f.write_str("not a dama network"),
+            NetworkError::BadLength => f.write_str("the network file is truncated or too long"),
+            NetworkError::BadShape => f.write_str("the network's sizes are out of range"),
+            NetworkError::Units => f.write_str("the network is stored in other units"),
+            NetworkError::BadVariant => f.write_str("bad variant name in the network"),
+            NetworkError::Squares { found, expected } => write!(
+                f,
+                "the network is for a board of {found} squares, this one has {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// The networks fitted with `dama tune net` and shipped with the engine (how each was made is
+/// recorded in BENCHMARKS.md).
+const BUILTIN: [(Variant, &[u8]); 0] = [];
+
+impl Network {
+    /// A network with every weight zero.
+    pub fn zero(variant: Variant, hidden: usize, buckets: usize) -> Network {
+        let board = variant.board();
+        let squares = (board.width * board.height / 2) as usize;
+        Network {
+            variant: variant.key().to_string(),
+            squares,
+            hidden,
+            buckets,
+            input_weights: vec![0; KINDS * squares * hidden],
+            input_bias: vec![0; hidden],
+            output_weights: vec![0; buckets * 2 * hidden],
+            output_bias: vec![0; buckets],
+        }
+    }
+
+    /// The network as bytes (see [`Network::from_bytes`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(
+            32 + 2 * (self.input_weights.len() + self.hidden + self.output_weights.len())
+                + 4 * self.buckets,
+        );
+        b.extend_from_slice(MAGIC);
+        b.push(self.variant.len() as u8);
+        b.extend_from_slice(self.variant.as_bytes());
+        for x in [
+            self.squares,
+            self.hidden,
+            self.buckets,
+            QA as usize,
+            QO as usize,
+        ] {
+            b.extend_from_slice(&(x as u16).to_le_bytes());
+        }
+        for w in self
+            .input_weights
+            .iter()
+            .chain(&self.input_bias)
+            .chain(&self.output_weights)
+        {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        for w in &self.output_bias {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b
+    }
+
+    /// Reads a network: `DAMANET1`, the variant key (a length byte and the text), the squares,
+    /// hidden size, buckets, [`QA`] and [`QO`] (little-endian `u16`), then the input weights,
+    /// input biases and output weights (`i16`) and the output biases (`i32`).
+    ///
+    /// # Errors
+    /// A [`NetworkError`] if the bytes are not such a network.
+    pub fn from_bytes(b: &[u8]) -> Result<Network, NetworkError> {
+        let mut at = 0;
+        let mut take = |n: usize| -> Result<&[u8], NetworkError> {
+            let s = b.get(at..at + n).ok_or(NetworkError::BadLength)?;
+            at += n;
+            Ok(s)
+        };
+        if take(8)? != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        let len = take(1)?[0] as usize;
+        let variant = std::str::from_utf8(take(len)?)
+            .map_err(|_| NetworkError::BadVariant)?
+            .to_string();
+        let mut sizes = [0usize; 5];
+        for s in &mut sizes {
+            let x = take(2)?;
+            *s = u16::from_le_bytes([x[0], x[1]]) as usize;
+        }
+        let [squares, hidden, buckets, qa, qo] = sizes;
+        if qa != QA as usize || qo != QO as usize {
+            return Err(NetworkError::Units);
+        }
+        if squares == 0
+            || squares > TABLE_LEN
+            || hidden == 0
+            || hidden % 16 != 0
+            || hidden > MAX_HIDDEN
+            || buckets == 0
+            || buckets > MAX_BUCKETS
+        {
+            return Err(NetworkError::BadShape);
+        }
+        let inputs = KINDS * squares * hidden;
+        let outputs = buckets * 2 * hidden;
+        let rest = &b[at..];
+        if rest.len() != 2 * (inputs + hidden + outputs) + 4 * buckets {
+            return Err(NetworkError::BadLength);
+        }
+        let (shorts, longs) = rest.split_at(2 * (inputs + hidden + outputs));
+        let mut shorts = shorts
+            .chunks_exact(2)
+            .map(|s| i16::from_le_bytes([s[0], s[1]]));
+        let mut next = |n: usize| -> Vec<i16> { shorts.by_ref().take(n).collect() };
+        let input_weights = next(inputs);
+        let input_bias = next(hidden);
+        let output_weights = next(outputs);
+        let output_bias = longs
+            .chunks_exact(4)
+            .map(|s| i32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+            .collect();
+        Ok(Network {
+            variant,
+            squares,
+            hidden,
+            buckets,
+            input_weights,
+            input_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// Checks that the network fits the board of `R`.
+    ///
+    /// # Errors
+    /// [`NetworkError::Squares`] if the board has another number of squares.
+    pub fn check<R: Rules>(&self) -> Result<(), NetworkError> {
+        let expected = R::G::SQUARES as usize;
+        if self.squares != expected {
+            return Err(NetworkError::Squares {
+                found: self.squares,
+                expected,
+            });
+        }
+        Ok(())
+    }
+
+    /// The built-in network of a variant, if one was fitted for it.
+    pub fn builtin(variant: Variant) -> Option<Arc<Network>> {
+        let i = BUILTIN.iter().position(|(v, _)| *v == variant)?;
+        static CELLS: [OnceLock<Option<Arc<Network>>>; BUILTIN.len()] =
+            [const { OnceLock::new() }; BUILTIN.len()];
+        CELLS[i]
+            .get_or_init(|| Network::from_bytes(BUILTIN[i].1).ok().map(Arc::new))
+            .clone()
+    }
+
+    /// The bucket of a position with `pieces` pieces on a board that starts with
+    /// `start_pieces` a side.
+    #[inline(always)]
+    pub fn bucket(&self, pieces: usize, start_pieces: usize) -> usize {
+        bucket(pieces, start_pieces, self.buckets)
+    }
+
+    /// The first-layer row of input `input`.
+    #[inline(always)]
+    fn row(&self, input: usize) -> &[i16] {
+        &self.input_weights[input * self.hidden..(input + 1) * self.hidden]
+    }
+
+    /// The score in centi-men (before the draw scale) for accumulators `own` (the side to
+    /// move's) and `other` in bucket `bucket`.
+    #[inline]
+    pub fn output(&self, own: &[i16], other: &[i16], bucket: usize) -> i32 {
+        let h = self.hidden;
+        let w = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let sum = dot_clipped(own, &w[..h]) + dot_clipped(other, &w[h..]);
+        (sum + self.output_bias[bucket]).div_euclid(QA * QO)
+    }
+}
+
+/// The bucket of `pieces` pieces out of `2 · start_pieces`, among `buckets`.
+#[inline(always)]
+pub fn bucket(pieces: usize, start_pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(1) * buckets / (2 * start_pieces).max(1)).min(buckets - 1)
+}
+
+/// `Σ clamp(a, 0, QA) · w`: 16-bit products summed in pairs into 32-bit lanes.
+#[inline(always)]
+fn dot_clipped(a: &[i16], w: &[i16]) -> i32 {
+    a.iter()
+        .zip(w)
+        .map(|(&a, &w)| a.clamp(0, QA as i16) as i32 * w as i32)
+        .sum()
+}
+
+/// Where the inputs of each square lie, for one board: per bitboard index, its square from
+/// White's view and from Black's (the square of the half-turned board).
+#[derive(Clone, Debug)]
+pub struct Squares {
+    white: [u16; TABLE_LEN],
+    black: [u16; TABLE_LEN],
+    squares: usize,
+}
+
+/// For each kind of piece — White's men, White's kings, Black's men, Black's kings — its kind
+/// from White's view and from Black's ([`KINDS`]: own man, own king, other man, other king).
+const KIND_OF: [[usize; 2]; 4] = [[0, 2], [1, 3], [2, 0], [3, 1]];
+
+impl Squares {
+    /// The squares of `R`'s board, numbered row by row from White's side.
+    pub fn new<R: Rules>() -> Squares {
+        let (w, h) = (R::G::WIDTH, R::G::HEIGHT);
+        let dense = |col: u32, row: u32| (row * (w / 2) + col / 2) as u16;
+        let mut s = Squares {
+            white: [0; TABLE_LEN],
+            black: [0; TABLE_LEN],
+            squares: R::G::SQUARES as usize,
+        };
+        for sq in R::G::VALID.iter() {
+            let (col, row) = R::G::coords(sq).expect("a valid square");
+            s.white[sq as usize] = dense(col, row);
+            s.black[sq as usize] = dense(w - 1 - col, h - 1 - row);
+        }
+        s
+    }
+
+    /// The input of a piece of kind `piece` (0 White man, 1 White king, 2 Black man, 3 Black
+    /// king) on bitboard square `sq`, from the view of `view` (0 White, 1 Black).
+    #[inline(always)]
+    pub fn input(&self, piece: usize, sq: u32, view: usize) -> usize {
+        let square = if view == 0 {
+            self.white[sq as usize]
+        } else {
+            self.black[sq as usize]
+        };
+        KIND_OF[piece][view] * self.squares + square as usize
+    }
+}
+
+/// The pieces of a position by kind: White's men, White's kings, Black's men, Black's kings.
+#[inline(always)]
+pub fn pieces<R: Rules>(pos: &Position<R>) -> [Bb<R>; 4] {
+    let kings = pos.kings();
+    let (w, b) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+    [w & !kings, w & kings, b & !kings, b & kings]
+}
+
+/// Calls `f(view, input)` for every input of `pos` from both views (0 White, 1 Black).
+pub fn inputs<R: Rules>(pos: &Position<R>, squares: &Squares, mut f: impl FnMut(usize, usize)) {
+    for (piece, set) in pieces(pos).into_iter().enumerate() {
+        for sq in set.iter() {
+            f(0, squares.input(piece, sq, 0));
+            f(1, squares.input(piece, sq, 1));
+        }
+    }
+}
+
+/// A network made ready for a search of one board.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The network.
+    pub network: Arc<Network>,
+}
+
+impl Prepared {
+    /// `network` made ready for the search.
+    pub fn new(network: Arc<Network>) -> Prepared {
+        Prepared { network }
+    }
+}
+
+/// The accumulators of the positions along a search's current line, one pair per ply,
+/// brought up to date only when an evaluation needs them: from the deepest ply above whose
+/// accumulators are known, by the pieces that differ between the two positions.
+#[derive(Clone, Debug)]
+pub struct Stack<B> {
+    squares: Squares,
+    hidden: usize,
+    /// Per ply: the pieces of the position there.
+    pieces: Vec<[B; 4]>,
+    /// Per ply: White's and Black's accumulators, `2 · hidden` values.
+    values: Vec<i16>,
+    /// Per ply: whether its accumulators belong to its position.
+    known: Vec<bool>,
+}
+
+impl<B: Bitboard> Stack<B> {
+    /// Accumulators for `plies` plies of positions on the board of `R`, for networks with a
+    /// hidden layer of `hidden`.
+    pub fn new<R: Rules<G = G>, G: Geometry<Bb = B>>(hidden: usize, plies: usize) -> Stack<B> {
+        Stack {
+            squares: Squares::new::<R>(),
+            hidden,
+            pieces: vec![[B::EMPTY; 4]; plies],
+            values: vec![0; plies * 2 * hidden],
+            known: vec![false; plies],
+        }
+    }
+
+    /// The position at `ply` now has these pieces (White's men, White's kings, Black's men,
+    /// Black's kings); the plies below it will be set before they are evaluated.
+    #[inline(always)]
+    pub fn set(&mut self, ply: usize, pieces: [B; 4]) {
+        self.pieces[ply] = pieces;
+        self.known[ply] = false;
+    }
+
+    /// The accumulators (White's view, Black's view) of the position at `ply`. Every ply from
+    /// 0 to `ply` must have been [`set`](Self::set) for the current line.
+    #[inline]
+    pub fn at(&mut self, net: &Network, ply: usize) -> (&[i16], &[i16]) {
+        debug_assert_eq!(net.hidden, self.hidden);
+        if !self.known[ply] {
+            self.refresh(net, ply);
+        }
+        let h = self.hidden;
+        let v = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
+        v.split_at(h)
+    }
+
+    /// Makes the accumulators of `ply`, and of every ply between it and the deepest known ply
+    /// above it, each from the one above by the pieces that changed (so that the siblings of
+    /// a position share its parent's).
+    fn refresh(&mut self, net: &Network, ply: usize) {
+        let h = self.hidden;
+        let from = (0..ply).rev().find(|&p| self.known[p]);
+        let first = match from {
+            Some(p) => p + 1,
+            None => {
+                let here = &mut self.values[..2 * h];
+                here[..h].copy_from_slice(&net.input_bias);
+                here[h..].copy_from_slice(&net.input_bias);
+                let mut adds = Changes::default();
+                for (piece, set) in self.pieces[0].into_iter().enumerate() {
+                    for sq in set.iter() {
+                        adds.push(&self.squares, piece, sq);
+                    }
+                }
+                let (white, black) = here.split_at_mut(h);
+                apply_in_place(net, white, &adds.rows[0][..adds.len]);
+                apply_in_place(net, black, &adds.rows[1][..adds.len]);
+                self.known[0] = true;
+                1
+            }
+        };
+        for p in first..=ply {
+            let (old, new) = (self.pieces[p - 1], self.pieces[p]);
+            let (mut adds, mut subs) = (Changes::default(), Changes::default());
+            for piece in 0..4 {
+                for sq in (old[piece] & !new[piece]).iter() {
+                    subs.push(&self.squares, piece, sq);
+                }
+                for sq in (new[piece] & !old[piece]).iter() {
+                    adds.push(&self.squares, piece, sq);
+                }
+            }
+            let (above, here) = self.values.split_at_mut(p * 2 * h);
+            let above = &above[(p - 1) * 2 * h..];
+            let here = &mut here[..2 * h];
+            for view in 0..2 {
+                let range = view * h..(view + 1) * h;
+                update(
+                    net,
+                    &mut here[range.clone()],
+                    &above[range],
+                    &adds.rows[view][..adds.len],
+                    &subs.rows[view][..subs.len],
+                );
+            }
+            self.known[p] = true;
+        }
+    }
+}
+
+/// The most pieces a move changes (a capture of every piece but one, and the mover).
+const MAX_CHANGES: usize = 64;
+
+/// The first-layer rows of the pieces that came or went between two positions, per view.
+struct Changes {
+    rows: [[u16; MAX_CHANGES]; 2],
+    len: usize,
+}
+
+impl Default for Changes {
+    fn default() -> Self {
+        Changes {
+            rows: [[0; MAX_CHANGES]; 2],
+            len: 0,
+        }
+    }
+}
+
+impl Changes {
+    #[inline(always)]
+    fn push(&mut self, squares: &Squares, piece: usize, sq: u32) {
+        if self.len < MAX_CHANGES {
+            self.rows[0][self.len] = squares.input(piece, sq, 0) as u16;
+            self.rows[1][self.len] = squares.input(piece, sq, 1) as u16;
+            self.len += 1;
+        }
+    }
+}
+
+/// `dst = src + Σ rows(adds) − Σ rows(subs)`, 64 lanes at a time (held in registers while
+/// every changed row is added or taken away), then 16 at a time for the rest.
+#[inline(always)]
+fn update(net: &Network, dst: &mut [i16], src: &[i16], adds: &[u16], subs: &[u16]) {
+    let h = net.hidden;
+    let wide = h - h % 64;
+    let mut start = 0;
+    while start < wide {
+        update_tile::<64>(net, start, dst, src, adds, subs);
+        start += 64;
+    }
+    while start < h {
+        update_tile::<16>(net, start, dst, src, adds, subs);
+        start += 16;
+    }
+}
+
+/// [`update`] of the `N` lanes from `start`.
+#[inline(always)]
+fn update_tile<const N: usize>(
+    net: &Network,
+    start: usize,
+    dst: &mut [i16],
+    src: &[i16],
+    adds: &[u16],
+    subs: &[u16],
+) {
+    let lanes = |s: &[i16]| -> [i16; N] { s[start..start + N].try_into().expect("N lanes") };
+    let mut tile = lanes(src);
+    for &r in adds {
+        let row = lanes(net.row(r as usize));
+        for i in 0..N {
+            tile[i] = tile[i].wrapping_add(row[i]);
+        }
+    }
+    for &r in subs {
+        let row = lanes(net.row(r as usize));
+        for i in 0..N {
+            tile[i] = tile[i].wrapping_sub(row[i]);
+        }
+    }
+    dst[start..start + N].copy_from_slice(&tile);
+}
+
+#[inline(always)]
+fn add(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*r);
+    }
+}
+
+/// Adds the rows `adds` to `acc`.
+fn apply_in_place(net: &Network, acc: &mut [i16], adds: &[u16]) {
+    for &r in adds {
+        add(acc, net.row(r as usize));
+    }
+}
+
+/// The evaluation of `pos`, the position at `ply` of the line `stack` follows, for the side to
+/// move, in centi-men.
+#[inline]
+pub fn evaluate_at<R: Rules>(
+    pos: &Position<R>,
+    t: &Tables<Bb<R>>,
+    prepared: &Prepared,
+    stack: &mut Stack<Bb<R>>,
+    ply: usize,
+) -> i32 {
+    let net = &*prepared.network;
+    let pieces = pos.occupied().count() as usize;
+    let bucket = net.bucket(pieces, Position::<R>::START_PIECES);
+    let (white, black) = stack.at(net, ply);
+    let (own, other) = match pos.side_to_move() {
+        Color::White => (white, black),
+        Color::Black => (black, white),
+    };
+    let score = net.output(own, other, bucket);
+    score * eval::draw_scale_of(pos, t) / 16
+}
+
+/// The evaluation of `pos` for the side to move, in centi-men, summed afresh (no search line:
+/// for tests and tools).
+pub fn evaluate<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>, network: &Network) -> i32 {
+    let squares = Squares::new::<R>();
+    let mut acc = [network.input_bias.clone(), network.input_bias.clone()];
+    inputs(pos, &squares, |view, input| {
+        add(&mut acc[view], network.row(input))
+    });
+    let side = pos.side_to_move().index();
+    let bucket = network.bucket(pos.occupied().count() as usize, Position::<R>::START_PIECES);
+    let score = network.output(&acc[side], &acc[1 - side], bucket);
+    score * eval::draw_scale_of(pos, t) / 16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{flipped, random_game};
+    use dama_core::{rules, AnyPosition};
+
+    /// A network with pseudo-random weights of the size the fits make (kept small enough that
+    /// no accumulator can overflow).
+    fn random_network(variant: Variant, hidden: usize, buckets: usize, seed: u64) -> Network {
+        let mut n = Network::zero(variant, hidden, buckets);
+        let mut s = seed | 1;
+        let mut next = |range: i64| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % (2 * range as u64 + 1)) as i64 - range
+        };
+        for w in n.input_weights.iter_mut().chain(&mut n.input_bias) {
+            *w = next(400) as i16;
+        }
+        for w in &mut n.output_weights {
+            *w = next(3000) as i16;
+        }
+        for b in &mut n.output_bias {
+            *b = next(1_000_000) as i32;
+        }
+        n
+    }
+
+    /// Along random games, the accumulators brought up to date from the ply above (or from
+    /// further up, when plies were skipped) are those summed afresh.
+    fn incremental<R: Rules>(variant: Variant) {
+        let net = random_network(variant, 48, 5, 0x5eed);
+        let t = Tables::<Bb<R>>::new::<R>();
+        let prepared = Prepared::new(Arc::new(net.clone()));
+        for seed in 1..=6u64 {
+            let line = random_game::<R>(variant, 160, seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut stack = Stack::<Bb<R>>::new::<R, R::G>(net.hidden, line.len());
+            for (ply, pos) in line.iter().enumerate() {
+                stack.set(ply, pieces(pos));
+                // Evaluate only some plies, so that others are caught up over several.
+                if (ply as u64 * seed) % 3 != 1 {
+                    let e = evaluate_at(pos, &t, &prepared, &mut stack, ply);
+                    assert_eq!(e, evaluate(pos, &t, &net), "{variant} ply {ply}");
+                }
+            }
+            // Back up the line and down another way: plies set again are recomputed.
+            let mut stack2 = stack.clone();
+            for (ply, pos) in line.iter().enumerate().rev().step_by(7) {
+                stack2.set(ply, pieces(pos));
+                assert_eq!(
+                    evaluate_at(pos, &t, &prepared, &mut stack2, ply),
+                    evaluate(pos, &t, &net)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_accumulators_are_the_summed_ones() {
+        incremental::<rules::International>(Variant::International);
+        incremental::<rules::Russian>(Variant::Russian);
+        incremental::<rules::English>(Variant::English);
+        incremental::<rules::Frisian>(Variant::Frisian);
+        incremental::<rules::Canadian>(Variant::Canadian);
+        incremental::<rules::Russian80>(Variant::Spantsiretti);
+    }
+
+    fn symmetric<R: Rules>(variant: Variant) {
+        let net = random_network(variant, 32, 4, 0xc0105);
+        let t = Tables::<Bb<R>>::new::<R>();
+        let mut nonzero = 0;
+        for seed in 1..=4u64 {
+            for pos in random_game::<R>(variant, 120, seed.wrapping_mul(0x2545_f491_4f6c_dd1d)) {
+                let p = AnyPosition::from_position(variant, &pos);
+                let q = flipped(&p).to_position::<R>();
+                let a = evaluate(&pos, &t, &net);
+                assert_eq!(a, evaluate(&q, &t, &net), "{variant} {}", p.fen());
+                nonzero += usize::from(a != 0);
+            }
+        }
+        assert!(nonzero > 100);
+    }
+
+    /// The position turned half a turn with the colours swapped is the same position for the
+    /// side to move.
+    #[test]
+    fn colour_symmetry() {
+        symmetric::<rules::International>(Variant::International);
+        symmetric::<rules::Russian>(Variant::Russian);
+        symmetric::<rules::English>(Variant::English);
+        symmetric::<rules::Russian80>(Variant::Spantsiretti);
+    }
+
+    #[test]
+    fn bytes_round_trip_and_errors() {
+        let net = random_network(Variant::Russian, 32, 3, 9);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        net.check::<rules::Russian>().unwrap();
+        assert_eq!(
+            net.check::<rules::International>(),
+            Err(NetworkError::Squares {
+                found: 32,
+                expected: 50
+            })
+        );
+        assert_eq!(
+            Network::from_bytes(b"DAMAPAT1"),
+            Err(NetworkError::BadMagic)
+        );
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetworkError::BadLength)
+        );
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(Network::from_bytes(&longer), Err(NetworkError::BadLength));
+        // The sizes follow the variant key ("russian": 7 bytes): squares, hidden, buckets.
+        let at = 8 + 1 + 7;
+        let mut odd = bytes.clone();
+        odd[at + 2] = 33;
+        assert_eq!(Network::from_bytes(&odd), Err(NetworkError::BadShape));
+        let mut units = bytes.clone();
+        units[at + 6] ^= 1;
+        assert_eq!(Network::from_bytes(&units), Err(NetworkError::Units));
+        // Damaged bytes are refused or read, never a panic.
+        let mut s = 0x1234_5678u64;
+        for _ in 0..2000 {
+            let mut b = bytes.clone();
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let i = (s % b.len() as u64) as usize;
+            b[i] = (s >> 32) as u8;
+            b.truncate(b.len() - (s >> 40) as usize % 3);
+            let _ = Network::from_bytes(&b);
+        }
+    }
+
+    #[test]
+    fn buckets_follow_the_pieces_left() {
+        assert_eq!(bucket(40, 20, 8), 7);
+        assert_eq!(bucket(36, 20, 8), 7);
+        assert_eq!(bucket(35, 20, 8), 6);
+        assert_eq!(bucket(1, 20, 8), 0);
+        assert_eq!(bucket(0, 20, 8), 0);
+        assert_eq!(bucket(24, 12, 1), 0);
+        assert_eq!(bucket(24, 12, 4), 3);
+    }
+}
