@@ -89,6 +89,15 @@ struct PlayArgs {
     /// moves.
     #[arg(long)]
     starts: Vec<PathBuf>,
+    /// Detours: at this share of the plies (per cent), a random move is played aside from the
+    /// game (with the captures that must follow) and the quiet position reached is searched
+    /// with half the nodes; such positions are written to `--detours-out`, with their search
+    /// score and no result (for `dama tune net --result-weight 0`).
+    #[arg(long, default_value_t = 0, requires = "detours_out")]
+    detours: u32,
+    /// The data file for the detours' positions (created or appended to, like `--out`).
+    #[arg(long)]
+    detours_out: Option<PathBuf>,
     /// Play with the evaluation of this file (a network, a pattern model or linear weights
     /// from `dama tune`) instead of the built-in one.
     #[arg(long)]
@@ -185,6 +194,10 @@ struct NetArgs {
     /// Output buckets (stages of the game, by the pieces left).
     #[arg(long, default_value_t = 8)]
     buckets: usize,
+    /// What the output sees of each hidden value: `clipped` to [0, 1], or `squared` after the
+    /// clip.
+    #[arg(long, default_value = "clipped", value_parser = activation_parser())]
+    activation: dama_engine::network::Activation,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     epochs: u32,
@@ -197,6 +210,10 @@ struct NetArgs {
     /// Weight of the game result in the target (the rest: the self-play search score).
     #[arg(long, default_value_t = 1.0)]
     result_weight: f32,
+    /// Fit only the positions where neither side could capture (the side to move never can
+    /// in the data): material won or lost there is settled, not the middle of an exchange.
+    #[arg(long)]
+    settled: bool,
     /// Decoupled weight decay: each step shrinks the weights by this share of the step size.
     #[arg(long, default_value_t = 0.0)]
     weight_decay: f32,
@@ -212,6 +229,15 @@ struct NetArgs {
     /// Seed of the starting weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+/// Reads `--activation`: one of the activations' keys.
+fn activation_parser(
+) -> impl clap::builder::TypedValueParser<Value = dama_engine::network::Activation> {
+    use clap::builder::TypedValueParser;
+    use dama_engine::network::Activation;
+    clap::builder::PossibleValuesParser::new(Activation::ALL.map(Activation::key))
+        .map(|key| Activation::from_key(&key).expect("clap accepts only the activations' keys"))
 }
 
 /// Reads `--windows`: one of the layouts' keys.
@@ -402,25 +428,22 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
         Some(file) => load_eval(file, variant)?,
         None => EvalFile::default(),
     };
-    let path = &args.out;
-    let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
-    let existing = match std::fs::File::open(path) {
-        Ok(f) => {
-            // Appending: the file must be a complete data file of the same variant.
-            selfplay::read(std::io::BufReader::new(f), variant, usize::MAX)
-                .map_err(|e| CliError(format!("{}: {e}", path.display())))?
-                .len()
+    if args.detours > 100 {
+        return Err(CliError(
+            "--detours is a share in per cent (0 to 100)".into(),
+        ));
+    }
+    let (file, existing) = open_data(&args.out, variant)?;
+    let detours_file = match &args.detours_out {
+        Some(path) if path == &args.out => {
+            return Err(CliError(
+                "--detours-out must be another file than --out".into(),
+            ))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::write(path, selfplay::header(variant)).map_err(err)?;
-            0
-        }
-        Err(e) => return Err(err(e)),
+        Some(path) => Some(open_data(path, variant)?.0),
+        None => None,
     };
-    let file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(err)?;
+    let err = |e: std::io::Error| CliError(format!("{}: {e}", args.out.display()));
     let config = selfplay::Config {
         variant,
         games: args.games,
@@ -432,6 +455,7 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
         threads: args.threads,
         seed: args.seed,
         starts: starts.into(),
+        detours: args.detours,
     };
     let started = Instant::now();
     let stop = AtomicBool::new(false);
@@ -444,6 +468,7 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
             engine
         },
         std::io::BufWriter::new(file),
+        detours_file.map(std::io::BufWriter::new),
         &stop,
         &|g, n| {
             if g % 10 == 0 || g == games {
@@ -460,10 +485,31 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
     eprintln!();
     println!(
         "{written} positions from {games} games appended to {} ({} in all)",
-        path.display(),
+        args.out.display(),
         existing as u64 + written
     );
     Ok(())
+}
+
+/// Opens the data file `path` of `variant` to append to: a new file gets the header, an
+/// existing one must be a complete data file of the variant. Returns it and its records.
+fn open_data(path: &std::path::Path, variant: Variant) -> Result<(std::fs::File, usize), CliError> {
+    let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
+    let existing = match std::fs::File::open(path) {
+        Ok(f) => selfplay::read(std::io::BufReader::new(f), variant, usize::MAX)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?
+            .len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::write(path, selfplay::header(variant)).map_err(err)?;
+            0
+        }
+        Err(e) => return Err(err(e)),
+    };
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(err)?;
+    Ok((file, existing))
 }
 
 /// The records of data files of `variant` (at most `max_positions` a file), their games
@@ -528,7 +574,12 @@ fn net(args: NetArgs) -> Result<(), CliError> {
     } else {
         train::fit_k(&sample, &Weights::for_variant(variant))
     };
-    let (data, skipped) = net_train::dataset(variant, &records, args.hold_out);
+    let (data, skipped) = net_train::dataset(variant, &records, args.hold_out, args.settled);
+    let check: Vec<selfplay::Record> = records
+        .iter()
+        .step_by((records.len() / 5000).max(1))
+        .copied()
+        .collect();
     drop(records);
     if data.len() < 1000 {
         return Err(CliError(format!(
@@ -552,7 +603,13 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         threads: args.threads,
         seed: args.seed,
     };
-    let start = net_train::FloatNet::random(data.squares, args.hidden, args.buckets, args.seed);
+    let start = net_train::FloatNet::random(
+        data.squares,
+        args.hidden,
+        args.buckets,
+        args.activation,
+        args.seed,
+    );
     let before = net_train::held_out_loss(&data, &config, &start);
     eprintln!("held-out loss before the fit {before:.5}");
     let net = net_train::fit(&data, start, &config, |p| {
@@ -564,7 +621,14 @@ fn net(args: NetArgs) -> Result<(), CliError> {
             started.elapsed().as_secs_f64()
         );
     });
-    let network = net.quantize(variant, (100.0 / k) as f32);
+    let cp_per_unit = (100.0 / k) as f32;
+    let network = net.quantize(variant, cp_per_unit);
+    let (mean, max) = net_train::quantization_error(variant, &check, &net, &network, cp_per_unit);
+    eprintln!(
+        "integer network: {mean:.2} centi-men from the fitted one on average, {max:.1} at most \
+         ({} positions)",
+        check.len()
+    );
     std::fs::write(&args.out, network.to_bytes())
         .map_err(|e| CliError(format!("{}: {e}", args.out.display())))?;
     println!("network written to {}", args.out.display());

@@ -312,10 +312,37 @@ fn self_play_data_fits_a_network_that_analyse_match_and_self_play_use() {
         "500",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    // Self-play with the network appends to the data.
-    let o = play(&["--eval", net_s, "--seed", "2"]);
+    // Self-play with the network appends to the data, and its detours go to their own file,
+    // which a fit on the search scores reads beside the games.
+    let detours = dir.join("detours.dat");
+    let detours_s = detours.to_str().unwrap();
+    let o = play(&[
+        "--eval",
+        net_s,
+        "--seed",
+        "2",
+        "--detours",
+        "50",
+        "--detours-out",
+        detours_s,
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("appended"), "{}", text(&o.stdout));
+    assert!(std::fs::metadata(&detours).unwrap().len() > 20 * 58);
+    let o = train(
+        "russian",
+        &["--data", detours_s, "--epochs", "1", "--result-weight", "0"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for bad in [
+        &["--detours", "20"][..],
+        &["--detours", "101", "--detours-out", detours_s],
+        &["--detours", "20", "--detours-out", data_s],
+    ] {
+        let o = play(bad);
+        assert!(!o.status.success(), "{bad:?}");
+        assert!(text(&o.stderr).contains("detours"), "{}", text(&o.stderr));
+    }
 
     // A network is for one variant's board; bad sizes and data of another variant are
     // one-line errors.

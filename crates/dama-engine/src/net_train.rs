@@ -17,7 +17,7 @@
 //! ±32,767 / [`QA`]), each output weight within ±[`OUTPUT_CLIP`].
 
 use crate::eval::{self, Tables};
-use crate::network::{self, Network, Squares, KINDS, QA, QO};
+use crate::network::{self, Activation, Network, Squares, KINDS, QA, QO};
 use crate::selfplay::Record;
 use dama_core::bitboard::Bitboard;
 use dama_core::geometry::Geometry;
@@ -82,14 +82,20 @@ impl NetDataset {
 /// Builds the dataset of `records` of `variant`; the games whose number is a multiple of
 /// `hold_out_every` are held out (0: none). Records that are not legal positions are skipped;
 /// their number is returned with the dataset.
-pub fn dataset(variant: Variant, records: &[Record], hold_out_every: u32) -> (NetDataset, usize) {
-    with_rules!(variant, R => dataset_of::<R>(variant, records, hold_out_every))
+pub fn dataset(
+    variant: Variant,
+    records: &[Record],
+    hold_out_every: u32,
+    settled: bool,
+) -> (NetDataset, usize) {
+    with_rules!(variant, R => dataset_of::<R>(variant, records, hold_out_every, settled))
 }
 
 fn dataset_of<R: Rules>(
     variant: Variant,
     records: &[Record],
     hold_out_every: u32,
+    settled: bool,
 ) -> (NetDataset, usize) {
     let t = Tables::<Bb<R>>::new::<R>();
     let squares = Squares::new::<R>();
@@ -101,12 +107,26 @@ fn dataset_of<R: Rules>(
     };
     let mut skipped = 0;
     let mut views: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
+    let mut scratch = Vec::new();
     for r in records {
         let Ok(p) = r.position(variant) else {
             skipped += 1;
             continue;
         };
         let pos = p.to_position::<R>();
+        if settled {
+            // Only positions where the side not to move could not capture either.
+            let other = Position::<R>::from_bitboards(
+                pos.pieces(Color::White),
+                pos.pieces(Color::Black),
+                pos.kings(),
+                !pos.side_to_move(),
+            );
+            scratch.clear();
+            if other.captures(&mut scratch) {
+                continue;
+            }
+        }
         views[0].clear();
         views[1].clear();
         network::inputs(&pos, &squares, |view, input| views[view].push(input as u16));
@@ -138,6 +158,8 @@ pub struct FloatNet {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// What the output sees of the accumulators.
+    pub activation: Activation,
     /// `KINDS · squares` rows of `hidden`.
     pub input_weights: Vec<f32>,
     /// `hidden`.
@@ -146,6 +168,9 @@ pub struct FloatNet {
     pub output_weights: Vec<f32>,
     /// Per bucket.
     pub output_bias: Vec<f32>,
+    /// Per input, one per bucket: added for the side to move's view, taken away for the
+    /// other's.
+    pub direct_weights: Vec<f32>,
 }
 
 /// A small deterministic generator for the starting weights and the shuffles.
@@ -172,7 +197,13 @@ impl Rng {
 
 impl FloatNet {
     /// A network with small random weights (`seed` picks them).
-    pub fn random(squares: usize, hidden: usize, buckets: usize, seed: u64) -> FloatNet {
+    pub fn random(
+        squares: usize,
+        hidden: usize,
+        buckets: usize,
+        activation: Activation,
+        seed: u64,
+    ) -> FloatNet {
         let mut rng = Rng(seed | 1);
         let inputs = KINDS * squares;
         let scale = 1.0 / (squares as f32).sqrt();
@@ -180,6 +211,7 @@ impl FloatNet {
             squares,
             hidden,
             buckets,
+            activation,
             input_weights: (0..inputs * hidden)
                 .map(|_| rng.symmetric() * scale)
                 .collect(),
@@ -188,16 +220,36 @@ impl FloatNet {
                 .map(|_| rng.symmetric() / (2.0 * hidden as f32).sqrt())
                 .collect(),
             output_bias: vec![0.0; buckets],
+            // Material to start from: a man half a unit of the logistic curve from each view
+            // (a unit in all, about a man's worth), a king two and a half men.
+            direct_weights: (0..inputs)
+                .flat_map(|input| {
+                    let value = [0.5, 1.25, -0.5, -1.25][input / squares];
+                    std::iter::repeat_n(value, buckets)
+                })
+                .collect(),
         }
     }
 
     /// The parameters as one slice each, in a fixed order (for the optimiser).
-    fn parts_mut(&mut self) -> [&mut [f32]; 4] {
+    fn parts_mut(&mut self) -> [&mut [f32]; 5] {
         [
             &mut self.input_weights,
             &mut self.input_bias,
             &mut self.output_weights,
             &mut self.output_bias,
+            &mut self.direct_weights,
+        ]
+    }
+
+    /// The parameters in the order of [`FloatNet::parts_mut`].
+    fn parts(&self) -> [&[f32]; 5] {
+        [
+            &self.input_weights,
+            &self.input_bias,
+            &self.output_weights,
+            &self.output_bias,
+            &self.direct_weights,
         ]
     }
 
@@ -205,8 +257,9 @@ impl FloatNet {
     /// curve (`100 / k`).
     pub fn quantize(&self, variant: Variant, cp_per_unit: f32) -> Network {
         let q = |x: f32, unit: f32| (x * unit).round().clamp(-32767.0, 32767.0) as i16;
-        let mut net = Network::zero(variant, self.hidden, self.buckets);
+        let mut net = Network::zero(variant, self.hidden, self.buckets, self.activation);
         net.squares = self.squares;
+        let unit = self.activation.unit() as f32;
         net.input_weights = self
             .input_weights
             .iter()
@@ -221,7 +274,12 @@ impl FloatNet {
         net.output_bias = self
             .output_bias
             .iter()
-            .map(|&b| (b * cp_per_unit * (QA * QO) as f32).round() as i32)
+            .map(|&b| (b * cp_per_unit * unit * QO as f32).round() as i32)
+            .collect();
+        net.direct_weights = self
+            .direct_weights
+            .iter()
+            .map(|&w| (w * cp_per_unit * unit * QO as f32).round() as i32)
             .collect();
         net
     }
@@ -241,14 +299,69 @@ impl FloatNet {
                 }
             }
         }
-        let bucket = network::bucket(d.pieces[i] as usize, d.start_pieces, self.buckets);
+        let b = self.buckets;
+        let bucket = network::bucket(d.pieces[i] as usize, d.start_pieces, b);
         let w = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
         let mut y = self.output_bias[bucket];
-        for (x, w) in acc.iter().zip(w) {
-            y += x.clamp(0.0, 1.0) * w;
+        for &input in own {
+            y += self.direct_weights[input as usize * b + bucket];
+        }
+        for &input in other {
+            y -= self.direct_weights[input as usize * b + bucket];
+        }
+        match self.activation {
+            Activation::Clipped => {
+                for (x, w) in acc.iter().zip(w) {
+                    y += x.clamp(0.0, 1.0) * w;
+                }
+            }
+            Activation::Squared => {
+                for (x, w) in acc.iter().zip(w) {
+                    let a = x.clamp(0.0, 1.0);
+                    y += a * a * w;
+                }
+            }
         }
         y
     }
+}
+
+/// How far the integer network's evaluation of `records` (centi-men, for the side to move)
+/// lies from the floating-point network's: the mean and the largest difference.
+pub fn quantization_error(
+    variant: Variant,
+    records: &[Record],
+    net: &FloatNet,
+    quantized: &Network,
+    cp_per_unit: f32,
+) -> (f64, f64) {
+    with_rules!(variant, R => quantization_error_of::<R>(variant, records, net, quantized, cp_per_unit))
+}
+
+fn quantization_error_of<R: Rules>(
+    variant: Variant,
+    records: &[Record],
+    net: &FloatNet,
+    quantized: &Network,
+    cp_per_unit: f32,
+) -> (f64, f64) {
+    let (d, _) = dataset_of::<R>(variant, records, 0, false);
+    let t = Tables::<Bb<R>>::new::<R>();
+    let mut acc = vec![0.0; 2 * net.hidden];
+    let (mut sum, mut max, mut n) = (0.0f64, 0.0f64, 0);
+    for r in records {
+        let Ok(p) = r.position(variant) else {
+            continue;
+        };
+        let pos = p.to_position::<R>();
+        let e = network::evaluate(&pos, &t, quantized) as f64;
+        let f = (net.forward(&d, n, &mut acc) * d.scale[n] * cp_per_unit) as f64;
+        let diff = (e - f).abs();
+        sum += diff;
+        max = max.max(diff);
+        n += 1;
+    }
+    (sum / n.max(1) as f64, max)
 }
 
 /// Settings of a fit.
@@ -311,6 +424,7 @@ impl Grad {
                 input_bias: zero(&n.input_bias),
                 output_weights: zero(&n.output_weights),
                 output_bias: zero(&n.output_bias),
+                direct_weights: zero(&n.direct_weights),
                 ..*n
             },
             loss: 0.0,
@@ -358,13 +472,24 @@ fn accumulate(d: &NetDataset, c: &NetConfig, net: &FloatNet, batch: &[u32], g: &
         let w = &net.output_weights[range.clone()];
         let gw = &mut g.net.output_weights[range];
         g.net.output_bias[bucket] += dy;
+        let squared = net.activation == Activation::Squared;
         for j in 0..2 * h {
             let x = acc[j];
+            let a = x.clamp(0.0, 1.0);
             let active = x > 0.0 && x < 1.0;
-            gw[j] += dy * x.clamp(0.0, 1.0);
-            dacc[j] = if active { dy * w[j] } else { 0.0 };
+            // The activation and its slope.
+            let (f, slope) = if squared { (a * a, 2.0 * a) } else { (a, 1.0) };
+            gw[j] += dy * f;
+            dacc[j] = if active { dy * w[j] * slope } else { 0.0 };
         }
         let (own, other) = d.views(i);
+        let b = net.buckets;
+        for &input in own {
+            g.net.direct_weights[input as usize * b + bucket] += dy;
+        }
+        for &input in other {
+            g.net.direct_weights[input as usize * b + bucket] -= dy;
+        }
         for (view, da) in [(own, &dacc[..h]), (other, &dacc[h..])] {
             for (b, x) in g.net.input_bias.iter_mut().zip(da) {
                 *b += x;
@@ -469,13 +594,7 @@ pub fn fit(
             let first = &mut head[0];
             for other in &tail[..used - 1] {
                 let mut dst = first.net.parts_mut();
-                let src = [
-                    &other.net.input_weights[..],
-                    &other.net.input_bias[..],
-                    &other.net.output_weights[..],
-                    &other.net.output_bias[..],
-                ];
-                for (dst, src) in dst.iter_mut().zip(src) {
+                for (dst, src) in dst.iter_mut().zip(other.net.parts()) {
                     for (a, b) in dst.iter_mut().zip(src) {
                         *a += b;
                     }
@@ -486,9 +605,15 @@ pub fn fit(
             let vs = v.net.parts_mut();
             let ws = net.parts_mut();
             for (part, (((w, g), m), v)) in ws.into_iter().zip(grad).zip(ms).zip(vs).enumerate() {
-                let clip = if part < 2 { INPUT_CLIP } else { OUTPUT_CLIP };
-                let clip = if part == 3 { f32::MAX } else { clip };
-                let decay = if part % 2 == 0 {
+                // Parts: input weights, input biases, output weights, output biases, direct
+                // weights. The weights decay (not the biases, nor the direct weights, which
+                // carry the material).
+                let clip = match part {
+                    0 | 1 => INPUT_CLIP,
+                    2 => OUTPUT_CLIP,
+                    _ => f32::MAX,
+                };
+                let decay = if part == 0 || part == 2 {
                     1.0 - rate * c.weight_decay
                 } else {
                     1.0
@@ -540,6 +665,7 @@ mod tests {
             threads: 2,
             seed: 5,
             starts: std::sync::Arc::new([]),
+            detours: 0,
         };
         let mut data = selfplay::header(Variant::Russian).into_bytes();
         let stop = AtomicBool::new(false);
@@ -547,6 +673,7 @@ mod tests {
             &config,
             &|| selfplay::default_engine(2),
             &mut data,
+            None,
             &stop,
             &|_, _| {},
         )
@@ -557,9 +684,15 @@ mod tests {
     #[test]
     fn fitting_lowers_the_error_and_the_network_evaluates_as_fitted() {
         let records = records();
-        let (d, skipped) = dataset(Variant::Russian, &records, 0);
+        let (d, skipped) = dataset(Variant::Russian, &records, 0, false);
         assert_eq!(skipped, 0);
         assert_eq!(d.len(), records.len());
+        for activation in Activation::ALL {
+            fit_and_check(&records, &d, activation);
+        }
+    }
+
+    fn fit_and_check(records: &[Record], d: &NetDataset, activation: Activation) {
         let c = NetConfig {
             k: 0.5,
             result_weight: 1.0,
@@ -570,10 +703,10 @@ mod tests {
             threads: 2,
             seed: 1,
         };
-        let start = FloatNet::random(d.squares, 32, 4, 7);
+        let start = FloatNet::random(d.squares, 32, 4, activation, 7);
         let mut first = f64::NAN;
         let mut last = f64::NAN;
-        let net = fit(&d, start, &c, |p| {
+        let net = fit(d, start, &c, |p| {
             if p.epoch == 1 {
                 first = p.train;
             }
@@ -592,7 +725,7 @@ mod tests {
         for (i, r) in records.iter().enumerate().step_by(5) {
             let pos = r.position(Variant::Russian).unwrap().to_position::<R>();
             let e = network::evaluate(&pos, &t, &quantized) as f32;
-            let expected = net.forward(&d, i, &mut acc) * d.scale[i] * cp;
+            let expected = net.forward(d, i, &mut acc) * d.scale[i] * cp;
             // Up to the rounding of the weights to integers.
             let tolerance = 5.0 + 0.02 * expected.abs();
             assert!((e - expected).abs() <= tolerance, "{e} vs {expected}");

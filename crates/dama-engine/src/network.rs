@@ -9,9 +9,9 @@
 //! a few pieces, and so a few rows of weights to add or take away: the search never sums the
 //! whole board again except at the root ([`Stack`]).
 //!
-//! The output is one neuron on the two accumulators clipped to `[0, 1]`, the side to move's
-//! first, with a separate set of weights for each stage of the game (a *bucket*: how many
-//! pieces are left). Its value is the score in centi-men for the side to move, scaled down in
+//! The output is one neuron on the two accumulators clipped to `[0, 1]` (and squared, with
+//! [`Activation::Squared`]), the side to move's first, with a separate set of weights for each
+//! stage of the game (a *bucket*: how many pieces are left). Its value is the score in centi-men for the side to move, scaled down in
 //! the endings the linear evaluation knows to be drawn ([`crate::eval`]'s draw scale).
 //!
 //! The weights are fitted to self-play games ([`crate::net_train`]) in floating point and
@@ -41,6 +41,41 @@ pub const MAX_BUCKETS: usize = 64;
 
 const MAGIC: &[u8; 8] = b"DAMANET1";
 
+/// What the output neuron sees of each accumulator value `x` (in units of [`QA`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// `x` clipped to `[0, 1]`.
+    Clipped,
+    /// `x` clipped to `[0, 1]` and squared (as an integer: `QA²/256` is 1).
+    Squared,
+}
+
+impl Activation {
+    /// Every activation, by its number in the file.
+    pub const ALL: [Activation; 2] = [Activation::Clipped, Activation::Squared];
+
+    /// The activation's name on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            Activation::Clipped => "clipped",
+            Activation::Squared => "squared",
+        }
+    }
+
+    /// The activation named `key`.
+    pub fn from_key(key: &str) -> Option<Activation> {
+        Activation::ALL.into_iter().find(|a| a.key() == key)
+    }
+
+    /// The integer activation of an activation of 1.
+    pub fn unit(self) -> f64 {
+        match self {
+            Activation::Clipped => QA as f64,
+            Activation::Squared => (QA * QA) as f64 / 256.0,
+        }
+    }
+}
+
 /// A fitted network, as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
@@ -52,6 +87,8 @@ pub struct Network {
     pub hidden: usize,
     /// Output buckets, by the number of pieces left.
     pub buckets: usize,
+    /// What the output sees of the accumulators.
+    pub activation: Activation,
     /// First-layer weights: `KINDS · squares` rows of `hidden`, in 1/[`QA`].
     pub input_weights: Vec<i16>,
     /// First-layer biases, `hidden`, in 1/[`QA`].
@@ -59,8 +96,12 @@ pub struct Network {
     /// Output weights: per bucket, `hidden` for the side to move's accumulator and `hidden` for
     /// the other's, in 1/[`QO`] centi-men per unit of activation.
     pub output_weights: Vec<i16>,
-    /// Output bias per bucket, in 1/(`QA` · `QO`) centi-men.
+    /// Output bias per bucket, in 1/([`Activation::unit`] · `QO`) centi-men.
     pub output_bias: Vec<i32>,
+    /// Direct weights from the inputs to the output: per input, one per bucket, in the
+    /// output bias's units. The output adds those of the side to move's view and takes away
+    /// those of the other's (a table of values per piece and square, such as material).
+    pub direct_weights: Vec<i32>,
 }
 
 /// Why a network file was rejected.
@@ -110,7 +151,12 @@ const BUILTIN: [(Variant, &[u8]); 0] = [];
 
 impl Network {
     /// A network with every weight zero.
-    pub fn zero(variant: Variant, hidden: usize, buckets: usize) -> Network {
+    pub fn zero(
+        variant: Variant,
+        hidden: usize,
+        buckets: usize,
+        activation: Activation,
+    ) -> Network {
         let board = variant.board();
         let squares = (board.width * board.height / 2) as usize;
         Network {
@@ -118,10 +164,12 @@ impl Network {
             squares,
             hidden,
             buckets,
+            activation,
             input_weights: vec![0; KINDS * squares * hidden],
             input_bias: vec![0; hidden],
             output_weights: vec![0; buckets * 2 * hidden],
             output_bias: vec![0; buckets],
+            direct_weights: vec![0; KINDS * squares * buckets],
         }
     }
 
@@ -129,15 +177,20 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(
             32 + 2 * (self.input_weights.len() + self.hidden + self.output_weights.len())
-                + 4 * self.buckets,
+                + 4 * (self.buckets + self.direct_weights.len()),
         );
         b.extend_from_slice(MAGIC);
         b.push(self.variant.len() as u8);
         b.extend_from_slice(self.variant.as_bytes());
+        let activation = Activation::ALL
+            .iter()
+            .position(|&a| a == self.activation)
+            .expect("a known activation");
         for x in [
             self.squares,
             self.hidden,
             self.buckets,
+            activation,
             QA as usize,
             QO as usize,
         ] {
@@ -151,15 +204,17 @@ impl Network {
         {
             b.extend_from_slice(&w.to_le_bytes());
         }
-        for w in &self.output_bias {
+        for w in self.output_bias.iter().chain(&self.direct_weights) {
             b.extend_from_slice(&w.to_le_bytes());
         }
         b
     }
 
     /// Reads a network: `DAMANET1`, the variant key (a length byte and the text), the squares,
-    /// hidden size, buckets, [`QA`] and [`QO`] (little-endian `u16`), then the input weights,
-    /// input biases and output weights (`i16`) and the output biases (`i32`).
+    /// hidden size, buckets, activation (its place in [`Activation::ALL`]), [`QA`] and [`QO`]
+    /// (little-endian `u16`), then the input weights,
+    /// input biases and output weights (`i16`), the output biases and the direct weights
+    /// (`i32`).
     ///
     /// # Errors
     /// A [`NetworkError`] if the bytes are not such a network.
@@ -177,15 +232,18 @@ impl Network {
         let variant = std::str::from_utf8(take(len)?)
             .map_err(|_| NetworkError::BadVariant)?
             .to_string();
-        let mut sizes = [0usize; 5];
+        let mut sizes = [0usize; 6];
         for s in &mut sizes {
             let x = take(2)?;
             *s = u16::from_le_bytes([x[0], x[1]]) as usize;
         }
-        let [squares, hidden, buckets, qa, qo] = sizes;
+        let [squares, hidden, buckets, activation, qa, qo] = sizes;
         if qa != QA as usize || qo != QO as usize {
             return Err(NetworkError::Units);
         }
+        let activation = *Activation::ALL
+            .get(activation)
+            .ok_or(NetworkError::BadShape)?;
         if squares == 0
             || squares > TABLE_LEN
             || hidden == 0
@@ -198,8 +256,9 @@ impl Network {
         }
         let inputs = KINDS * squares * hidden;
         let outputs = buckets * 2 * hidden;
+        let direct = KINDS * squares * buckets;
         let rest = &b[at..];
-        if rest.len() != 2 * (inputs + hidden + outputs) + 4 * buckets {
+        if rest.len() != 2 * (inputs + hidden + outputs) + 4 * (buckets + direct) {
             return Err(NetworkError::BadLength);
         }
         let (shorts, longs) = rest.split_at(2 * (inputs + hidden + outputs));
@@ -210,19 +269,22 @@ impl Network {
         let input_weights = next(inputs);
         let input_bias = next(hidden);
         let output_weights = next(outputs);
-        let output_bias = longs
+        let mut longs = longs
             .chunks_exact(4)
-            .map(|s| i32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-            .collect();
+            .map(|s| i32::from_le_bytes([s[0], s[1], s[2], s[3]]));
+        let output_bias = longs.by_ref().take(buckets).collect();
+        let direct_weights = longs.collect();
         Ok(Network {
             variant,
             squares,
             hidden,
             buckets,
+            activation,
             input_weights,
             input_bias,
             output_weights,
             output_bias,
+            direct_weights,
         })
     }
 
@@ -264,14 +326,35 @@ impl Network {
         &self.input_weights[input * self.hidden..(input + 1) * self.hidden]
     }
 
+    /// The direct weights of input `input`, one per bucket.
+    #[inline(always)]
+    fn direct_row(&self, input: usize) -> &[i32] {
+        &self.direct_weights[input * self.buckets..(input + 1) * self.buckets]
+    }
+
     /// The score in centi-men (before the draw scale) for accumulators `own` (the side to
-    /// move's) and `other` in bucket `bucket`.
+    /// move's) and `other` in bucket `bucket`, whose direct sums are `direct` (the side to
+    /// move's less the other's).
     #[inline]
-    pub fn output(&self, own: &[i16], other: &[i16], bucket: usize) -> i32 {
+    pub fn output(&self, own: &[i16], other: &[i16], direct: i32, bucket: usize) -> i32 {
         let h = self.hidden;
         let w = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let sum = dot_clipped(own, &w[..h]) + dot_clipped(other, &w[h..]);
-        (sum + self.output_bias[bucket]).div_euclid(QA * QO)
+        let (sum, unit) = match self.activation {
+            Activation::Clipped => (
+                dot_clipped(own, &w[..h]) + dot_clipped(other, &w[h..]),
+                (QA * QO) as i64,
+            ),
+            // `(QA² / 256) · QO`, the 256 moved to the numerator.
+            Activation::Squared => (
+                dot_squared(own, &w[..h]) + dot_squared(other, &w[h..]),
+                (QA * QA * QO) as i64,
+            ),
+        };
+        let sum = sum as i64 + self.output_bias[bucket] as i64 + direct as i64;
+        match self.activation {
+            Activation::Clipped => sum.div_euclid(unit) as i32,
+            Activation::Squared => (sum * 256).div_euclid(unit) as i32,
+        }
     }
 }
 
@@ -287,6 +370,19 @@ fn dot_clipped(a: &[i16], w: &[i16]) -> i32 {
     a.iter()
         .zip(w)
         .map(|(&a, &w)| a.clamp(0, QA as i16) as i32 * w as i32)
+        .sum()
+}
+
+/// `Σ (clamp(a, 0, QA)² / 256) · w`: the square fits 16 bits unsigned, and a 16-bit lane
+/// once divided by 256.
+#[inline(always)]
+fn dot_squared(a: &[i16], w: &[i16]) -> i32 {
+    a.iter()
+        .zip(w)
+        .map(|(&a, &w)| {
+            let x = a.clamp(0, QA as i16) as u16;
+            ((x * x) >> 8) as i16 as i32 * w as i32
+        })
         .sum()
 }
 
@@ -373,23 +469,28 @@ impl Prepared {
 pub struct Stack<B> {
     squares: Squares,
     hidden: usize,
+    buckets: usize,
     /// Per ply: the pieces of the position there.
     pieces: Vec<[B; 4]>,
     /// Per ply: White's and Black's accumulators, `2 · hidden` values.
     values: Vec<i16>,
+    /// Per ply: White's and Black's sums of direct weights, `2 · buckets` values.
+    direct: Vec<i32>,
     /// Per ply: whether its accumulators belong to its position.
     known: Vec<bool>,
 }
 
 impl<B: Bitboard> Stack<B> {
-    /// Accumulators for `plies` plies of positions on the board of `R`, for networks with a
-    /// hidden layer of `hidden`.
-    pub fn new<R: Rules<G = G>, G: Geometry<Bb = B>>(hidden: usize, plies: usize) -> Stack<B> {
+    /// Accumulators for `plies` plies of positions on the board of `R`, for networks with the
+    /// shape of `net`.
+    pub fn new<R: Rules<G = G>, G: Geometry<Bb = B>>(net: &Network, plies: usize) -> Stack<B> {
         Stack {
             squares: Squares::new::<R>(),
-            hidden,
+            hidden: net.hidden,
+            buckets: net.buckets,
             pieces: vec![[B::EMPTY; 4]; plies],
-            values: vec![0; plies * 2 * hidden],
+            values: vec![0; plies * 2 * net.hidden],
+            direct: vec![0; plies * 2 * net.buckets],
             known: vec![false; plies],
         }
     }
@@ -402,40 +503,48 @@ impl<B: Bitboard> Stack<B> {
         self.known[ply] = false;
     }
 
-    /// The accumulators (White's view, Black's view) of the position at `ply`. Every ply from
-    /// 0 to `ply` must have been [`set`](Self::set) for the current line.
+    /// The accumulators of the position at `ply` (White's view then Black's, `hidden` each),
+    /// and its direct sums (White's view then Black's, one per bucket each). Every ply from 0
+    /// to `ply` must have been [`set`](Self::set) for the current line.
     #[inline]
-    pub fn at(&mut self, net: &Network, ply: usize) -> (&[i16], &[i16]) {
-        debug_assert_eq!(net.hidden, self.hidden);
+    pub fn at(&mut self, net: &Network, ply: usize) -> (&[i16], &[i32]) {
+        debug_assert_eq!((net.hidden, net.buckets), (self.hidden, self.buckets));
         if !self.known[ply] {
             self.refresh(net, ply);
         }
-        let h = self.hidden;
-        let v = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
-        v.split_at(h)
+        let (h, b) = (self.hidden, self.buckets);
+        (
+            &self.values[ply * 2 * h..(ply + 1) * 2 * h],
+            &self.direct[ply * 2 * b..(ply + 1) * 2 * b],
+        )
     }
 
     /// Makes the accumulators of `ply`, and of every ply between it and the deepest known ply
     /// above it, each from the one above by the pieces that changed (so that the siblings of
     /// a position share its parent's).
     fn refresh(&mut self, net: &Network, ply: usize) {
-        let h = self.hidden;
+        let (h, b) = (self.hidden, self.buckets);
         let from = (0..ply).rev().find(|&p| self.known[p]);
         let first = match from {
             Some(p) => p + 1,
             None => {
-                let here = &mut self.values[..2 * h];
-                here[..h].copy_from_slice(&net.input_bias);
-                here[h..].copy_from_slice(&net.input_bias);
                 let mut adds = Changes::default();
                 for (piece, set) in self.pieces[0].into_iter().enumerate() {
                     for sq in set.iter() {
                         adds.push(&self.squares, piece, sq);
                     }
                 }
-                let (white, black) = here.split_at_mut(h);
-                apply_in_place(net, white, &adds.rows[0][..adds.len]);
-                apply_in_place(net, black, &adds.rows[1][..adds.len]);
+                let (values, direct) = (&mut self.values[..2 * h], &mut self.direct[..2 * b]);
+                for view in 0..2 {
+                    let acc = &mut values[view * h..(view + 1) * h];
+                    acc.copy_from_slice(&net.input_bias);
+                    let sums = &mut direct[view * b..(view + 1) * b];
+                    sums.fill(0);
+                    for &r in &adds.rows[view][..adds.len] {
+                        add(acc, net.row(r as usize));
+                        add_direct(sums, net.direct_row(r as usize), 1);
+                    }
+                }
                 self.known[0] = true;
                 1
             }
@@ -454,18 +563,32 @@ impl<B: Bitboard> Stack<B> {
             let (above, here) = self.values.split_at_mut(p * 2 * h);
             let above = &above[(p - 1) * 2 * h..];
             let here = &mut here[..2 * h];
+            let (direct_above, direct_here) = self.direct.split_at_mut(p * 2 * b);
+            let direct_above = &direct_above[(p - 1) * 2 * b..];
+            let direct_here = &mut direct_here[..2 * b];
+            direct_here.copy_from_slice(direct_above);
             for view in 0..2 {
                 let range = view * h..(view + 1) * h;
-                update(
-                    net,
-                    &mut here[range.clone()],
-                    &above[range],
-                    &adds.rows[view][..adds.len],
-                    &subs.rows[view][..subs.len],
-                );
+                let (adds, subs) = (&adds.rows[view][..adds.len], &subs.rows[view][..subs.len]);
+                update(net, &mut here[range.clone()], &above[range], adds, subs);
+                let sums = &mut direct_here[view * b..(view + 1) * b];
+                for &r in adds {
+                    add_direct(sums, net.direct_row(r as usize), 1);
+                }
+                for &r in subs {
+                    add_direct(sums, net.direct_row(r as usize), -1);
+                }
             }
             self.known[p] = true;
         }
+    }
+}
+
+/// Adds `sign` times `row` to `sums`.
+#[inline(always)]
+fn add_direct(sums: &mut [i32], row: &[i32], sign: i32) {
+    for (s, r) in sums.iter_mut().zip(row) {
+        *s = s.wrapping_add(sign * r);
     }
 }
 
@@ -549,13 +672,6 @@ fn add(acc: &mut [i16], row: &[i16]) {
     }
 }
 
-/// Adds the rows `adds` to `acc`.
-fn apply_in_place(net: &Network, acc: &mut [i16], adds: &[u16]) {
-    for &r in adds {
-        add(acc, net.row(r as usize));
-    }
-}
-
 /// The evaluation of `pos`, the position at `ply` of the line `stack` follows, for the side to
 /// move, in centi-men.
 #[inline]
@@ -569,12 +685,13 @@ pub fn evaluate_at<R: Rules>(
     let net = &*prepared.network;
     let pieces = pos.occupied().count() as usize;
     let bucket = net.bucket(pieces, Position::<R>::START_PIECES);
-    let (white, black) = stack.at(net, ply);
-    let (own, other) = match pos.side_to_move() {
-        Color::White => (white, black),
-        Color::Black => (black, white),
-    };
-    let score = net.output(own, other, bucket);
+    let (h, b) = (net.hidden, net.buckets);
+    let (values, direct) = stack.at(net, ply);
+    let side = pos.side_to_move().index();
+    let own = &values[side * h..(side + 1) * h];
+    let other = &values[(1 - side) * h..(2 - side) * h];
+    let direct = direct[side * b + bucket].wrapping_sub(direct[(1 - side) * b + bucket]);
+    let score = net.output(own, other, direct, bucket);
     score * eval::draw_scale_of(pos, t) / 16
 }
 
@@ -583,12 +700,19 @@ pub fn evaluate_at<R: Rules>(
 pub fn evaluate<R: Rules>(pos: &Position<R>, t: &Tables<Bb<R>>, network: &Network) -> i32 {
     let squares = Squares::new::<R>();
     let mut acc = [network.input_bias.clone(), network.input_bias.clone()];
+    let bucket = network.bucket(pos.occupied().count() as usize, Position::<R>::START_PIECES);
+    let mut direct = [0i32; 2];
     inputs(pos, &squares, |view, input| {
-        add(&mut acc[view], network.row(input))
+        add(&mut acc[view], network.row(input));
+        direct[view] = direct[view].wrapping_add(network.direct_row(input)[bucket]);
     });
     let side = pos.side_to_move().index();
-    let bucket = network.bucket(pos.occupied().count() as usize, Position::<R>::START_PIECES);
-    let score = network.output(&acc[side], &acc[1 - side], bucket);
+    let score = network.output(
+        &acc[side],
+        &acc[1 - side],
+        direct[side].wrapping_sub(direct[1 - side]),
+        bucket,
+    );
     score * eval::draw_scale_of(pos, t) / 16
 }
 
@@ -601,7 +725,8 @@ mod tests {
     /// A network with pseudo-random weights of the size the fits make (kept small enough that
     /// no accumulator can overflow).
     fn random_network(variant: Variant, hidden: usize, buckets: usize, seed: u64) -> Network {
-        let mut n = Network::zero(variant, hidden, buckets);
+        let activation = Activation::ALL[seed as usize % 2];
+        let mut n = Network::zero(variant, hidden, buckets, activation);
         let mut s = seed | 1;
         let mut next = |range: i64| {
             s ^= s << 13;
@@ -618,18 +743,26 @@ mod tests {
         for b in &mut n.output_bias {
             *b = next(1_000_000) as i32;
         }
+        for w in &mut n.direct_weights {
+            *w = next(100_000) as i32;
+        }
         n
     }
 
     /// Along random games, the accumulators brought up to date from the ply above (or from
     /// further up, when plies were skipped) are those summed afresh.
     fn incremental<R: Rules>(variant: Variant) {
-        let net = random_network(variant, 48, 5, 0x5eed);
+        for seed in [0x5eed, 0x5eee] {
+            incremental_with::<R>(variant, random_network(variant, 48, 5, seed));
+        }
+    }
+
+    fn incremental_with<R: Rules>(variant: Variant, net: Network) {
         let t = Tables::<Bb<R>>::new::<R>();
         let prepared = Prepared::new(Arc::new(net.clone()));
         for seed in 1..=6u64 {
             let line = random_game::<R>(variant, 160, seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let mut stack = Stack::<Bb<R>>::new::<R, R::G>(net.hidden, line.len());
+            let mut stack = Stack::<Bb<R>>::new::<R, R::G>(&net, line.len());
             for (ply, pos) in line.iter().enumerate() {
                 stack.set(ply, pieces(pos));
                 // Evaluate only some plies, so that others are caught up over several.
@@ -661,7 +794,12 @@ mod tests {
     }
 
     fn symmetric<R: Rules>(variant: Variant) {
-        let net = random_network(variant, 32, 4, 0xc0105);
+        for seed in [0xc0105, 0xc0106] {
+            symmetric_with::<R>(variant, random_network(variant, 32, 4, seed));
+        }
+    }
+
+    fn symmetric_with<R: Rules>(variant: Variant, net: Network) {
         let t = Tables::<Bb<R>>::new::<R>();
         let mut nonzero = 0;
         for seed in 1..=4u64 {
@@ -715,8 +853,14 @@ mod tests {
         let mut odd = bytes.clone();
         odd[at + 2] = 33;
         assert_eq!(Network::from_bytes(&odd), Err(NetworkError::BadShape));
+        let mut activation = bytes.clone();
+        activation[at + 6] = 2;
+        assert_eq!(
+            Network::from_bytes(&activation),
+            Err(NetworkError::BadShape)
+        );
         let mut units = bytes.clone();
-        units[at + 6] ^= 1;
+        units[at + 8] ^= 1;
         assert_eq!(Network::from_bytes(&units), Err(NetworkError::Units));
         // Damaged bytes are refused or read, never a panic.
         let mut s = 0x1234_5678u64;

@@ -455,10 +455,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 Evaluator::Linear(_) | Evaluator::Network(_) => None,
             },
             stack: match &shared.eval {
-                Evaluator::Network(n) => Some(network::Stack::new::<R, R::G>(
-                    n.network.hidden,
-                    MAX_PLY + 1,
-                )),
+                Evaluator::Network(n) => {
+                    Some(network::Stack::new::<R, R::G>(&n.network, MAX_PLY + 1))
+                }
                 _ => None,
             },
             layout,

@@ -268,12 +268,29 @@ pub struct Config {
     /// drawn at random for a random number of its moves (none to all), then makes its random
     /// moves: games that begin where recorded games went.
     pub starts: Arc<[StartLine]>,
+    /// Detours, in per cent of the plies: at such a ply a random legal move is played aside
+    /// from the game (and any captures that must follow, chosen at random), and the quiet
+    /// position it leads to is searched with half the nodes and kept as a detour record. The
+    /// positions a search meets after a poor move seldom arise in games; detours teach the
+    /// evaluation what they are worth. 0: none.
+    pub detours: u32,
+}
+
+/// The positions of one self-play game: those of the game, with its result, and the detours
+/// (result 0: they have a search score only).
+#[derive(Clone, Debug, Default)]
+pub struct GameRecords {
+    /// The game's quiet positions.
+    pub game: Vec<Record>,
+    /// The detours' positions.
+    pub detours: Vec<Record>,
 }
 
 /// Plays `config.games` games, `config.threads` at a time, and writes each finished game's
-/// quiet positions (no capture pending) to `out` as records. `progress` sees the number of
-/// games and positions written so far. `stop` ends the run early (the games in progress are
-/// dropped). Returns the number of records written.
+/// quiet positions (no capture pending) to `out` as records, and its detours' to `detours`
+/// (dropped without it). `progress` sees the number of games and of game positions written so
+/// far. `stop` ends the run early (the games in progress are dropped). Returns the number of
+/// game records written.
 ///
 /// # Errors
 /// Writing failed.
@@ -281,10 +298,11 @@ pub fn run<W: Write + Send>(
     config: &Config,
     make_engine: &(dyn Fn() -> Engine + Sync),
     out: W,
+    detours: Option<W>,
     stop: &AtomicBool,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> io::Result<u64> {
-    let out = Mutex::new(out);
+    let out = Mutex::new((out, detours));
     let next_game = AtomicU64::new(0);
     let written = AtomicU64::new(0);
     let finished = AtomicU64::new(0);
@@ -305,18 +323,26 @@ pub fn run<W: Write + Send>(
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let mut bytes = Vec::with_capacity(records.len() * Record::SIZE);
-                    for r in &records {
-                        bytes.extend_from_slice(&r.to_bytes());
-                    }
+                    let bytes = |records: &[Record]| -> Vec<u8> {
+                        records.iter().flat_map(|r| r.to_bytes()).collect()
+                    };
                     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Err(e) = w.write_all(&bytes).and_then(|()| w.flush()) {
+                    let (games_out, detours_out) = &mut *w;
+                    let mut written_ok = games_out
+                        .write_all(&bytes(&records.game))
+                        .and_then(|()| games_out.flush());
+                    if let (Ok(()), Some(d)) = (&written_ok, detours_out) {
+                        written_ok = d
+                            .write_all(&bytes(&records.detours))
+                            .and_then(|()| d.flush());
+                    }
+                    if let Err(e) = written_ok {
                         *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                         stop.store(true, Ordering::Relaxed);
                         return;
                     }
-                    let total = written.fetch_add(records.len() as u64, Ordering::Relaxed)
-                        + records.len() as u64;
+                    let n = records.game.len() as u64;
+                    let total = written.fetch_add(n, Ordering::Relaxed) + n;
                     let games = finished.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(games as u32, total);
                 }
@@ -360,7 +386,7 @@ fn game_seed(seed: u64, number: u32) -> u64 {
 
 /// One game: a balanced random opening (from one of the starting lines, if any), then the
 /// engine against itself.
-fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBool) -> Vec<Record> {
+fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBool) -> GameRecords {
     let mut rng = game_seed(config.seed, number);
     for _ in 0..4 {
         random(&mut rng, 2);
@@ -402,12 +428,18 @@ fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBoo
     }
     engine.new_game();
     let mut positions: Vec<(AnyPosition, i32, u16)> = Vec::new();
+    let mut detours = Vec::new();
     let mut decided = 0i32;
     let mut streak = 0;
     let mut adjudicated: Option<i8> = None;
     while !game.is_over() && (game.moves().len() as u32) < config.max_plies {
         if stop.load(Ordering::Relaxed) {
-            return Vec::new();
+            return GameRecords::default();
+        }
+        if config.detours > 0 && random(&mut rng, 100) < config.detours as usize {
+            if let Some(r) = detour(config, engine, &game, &mut rng, number) {
+                detours.push(r);
+            }
         }
         let pos = *game.position();
         engine.set_game(&game);
@@ -443,10 +475,50 @@ fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBoo
         Some(Color::Black) => -1,
         None => 0,
     });
-    positions
-        .into_iter()
-        .map(|(p, score, ply)| Record::of(&p, result, score as i16, ply, number))
-        .collect()
+    GameRecords {
+        game: positions
+            .into_iter()
+            .map(|(p, score, ply)| Record::of(&p, result, score as i16, ply, number))
+            .collect(),
+        detours,
+    }
+}
+
+/// A detour from `game` ([`Config::detours`]): a random move, then random captures while one
+/// is due, and the quiet position reached, searched with half the game's nodes.
+fn detour(
+    config: &Config,
+    engine: &mut Engine,
+    game: &Game,
+    rng: &mut u64,
+    number: u32,
+) -> Option<Record> {
+    let mut aside = game.clone();
+    let moves = aside.legal_moves();
+    aside
+        .play(&moves.get(random(rng, moves.len()))?.clone())
+        .ok()?;
+    for _ in 0..20 {
+        if aside.is_over() || !aside.position().must_capture() {
+            break;
+        }
+        let captures = aside.legal_moves();
+        aside.play(&captures[random(rng, captures.len())]).ok()?;
+    }
+    let pos = *aside.position();
+    if aside.is_over() || pos.must_capture() {
+        return None;
+    }
+    engine.set_game(&aside);
+    let r = engine.search(Limits::nodes((config.nodes / 2).max(1)), |_| {});
+    let score = white_score(r.score, pos.side_to_move());
+    Some(Record::of(
+        &pos,
+        0,
+        score as i16,
+        aside.moves().len() as u16,
+        number,
+    ))
 }
 
 /// An engine for self-play: one thread, a small table, a fixed seed.
@@ -507,10 +579,19 @@ mod tests {
                 position: positions[0],
                 moves,
             }]),
+            detours: 0,
         };
         let mut data = header(Variant::Russian).into_bytes();
         let stop = AtomicBool::new(false);
-        run(&config, &|| default_engine(1), &mut data, &stop, &|_, _| {}).unwrap();
+        run(
+            &config,
+            &|| default_engine(1),
+            &mut data,
+            None,
+            &stop,
+            &|_, _| {},
+        )
+        .unwrap();
         let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
         let mut first = std::collections::HashMap::new();
         for r in &records {
@@ -531,6 +612,70 @@ mod tests {
         assert!(plies.len() > 2, "{plies:?}");
     }
 
+    /// Detours are quiet positions off the games' lines, with a search score and no result;
+    /// the games are the same with or without them.
+    #[test]
+    fn detours_are_quiet_positions_off_the_game() {
+        let mut config = Config {
+            variant: Variant::Russian,
+            games: 4,
+            nodes: 300,
+            random_plies: 4,
+            balance: 300,
+            max_plies: 120,
+            resign: 1500,
+            threads: 1,
+            seed: 8,
+            starts: Arc::new([]),
+            detours: 0,
+        };
+        let stop = AtomicBool::new(false);
+        let play = |config: &Config| {
+            let mut games = header(Variant::Russian).into_bytes();
+            let mut detours = header(Variant::Russian).into_bytes();
+            run(
+                config,
+                &|| default_engine(1),
+                &mut games,
+                Some(&mut detours),
+                &stop,
+                &|_, _| {},
+            )
+            .unwrap();
+            (
+                read(&games[..], Variant::Russian, usize::MAX).unwrap(),
+                read(&detours[..], Variant::Russian, usize::MAX).unwrap(),
+            )
+        };
+        let (plain, none) = play(&config);
+        assert!(none.is_empty());
+        config.detours = 40;
+        let (games, detours) = play(&config);
+        // The detours draw from the games' random state, so the games differ; there is one at
+        // about 40 in 100 of the plies (captures included, so more than 40 in 100 of the
+        // quiet positions kept).
+        let plies = games.len();
+        assert!(
+            detours.len() > plies / 4 && detours.len() < plies,
+            "{} of {plies}",
+            detours.len()
+        );
+        assert!(!plain.is_empty());
+        let on_line: std::collections::HashSet<_> = games
+            .iter()
+            .map(|r| r.position(Variant::Russian).unwrap())
+            .collect();
+        let mut off = 0;
+        for r in &detours {
+            let p = r.position(Variant::Russian).unwrap();
+            assert!(!p.must_capture());
+            assert_eq!(r.result, 0);
+            off += usize::from(!on_line.contains(&p));
+        }
+        // Some random moves are the game's own (Russian has few moves a position).
+        assert!(off * 2 > detours.len(), "{off} of {}", detours.len());
+    }
+
     #[test]
     fn records_round_trip_and_bad_input_is_rejected() {
         let config = Config {
@@ -544,10 +689,19 @@ mod tests {
             threads: 2,
             seed: 5,
             starts: Arc::new([]),
+            detours: 0,
         };
         let mut data = header(Variant::Russian).into_bytes();
         let stop = AtomicBool::new(false);
-        let n = run(&config, &|| default_engine(1), &mut data, &stop, &|_, _| {}).unwrap();
+        let n = run(
+            &config,
+            &|| default_engine(1),
+            &mut data,
+            None,
+            &stop,
+            &|_, _| {},
+        )
+        .unwrap();
         assert!(n > 20, "{n}");
         let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
         assert_eq!(records.len() as u64, n);

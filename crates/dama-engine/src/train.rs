@@ -465,6 +465,7 @@ mod tests {
             threads: 2,
             seed: 3,
             starts: std::sync::Arc::new([]),
+            detours: 0,
         };
         let mut data = selfplay::header(Variant::Russian).into_bytes();
         let stop = AtomicBool::new(false);
@@ -472,6 +473,7 @@ mod tests {
             &config,
             &|| selfplay::default_engine(2),
             &mut data,
+            None,
             &stop,
             &|_, _| {},
         )

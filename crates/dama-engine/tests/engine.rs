@@ -406,7 +406,8 @@ fn the_search_evaluates_with_a_network() {
 
     fn check<R: dama_core::rules::Rules>(variant: Variant, rng: &mut Rng) {
         type B<R> = dama_core::position::Bb<R>;
-        let mut net = Network::zero(variant, 32, 4);
+        let activation = network::Activation::ALL[rng.below(2)];
+        let mut net = Network::zero(variant, 32, 4, activation);
         for w in net.input_weights.iter_mut().chain(&mut net.input_bias) {
             *w = rng.below(601) as i16 - 300;
         }
