@@ -25,6 +25,10 @@ enum TuneCommand {
     /// Fit a pattern evaluation (window configurations and linear features, by phase) to
     /// training data files, by logistic regression.
     Fit(FitArgs),
+    /// Make detour positions from stored self-play data (as `play --detours` does during
+    /// play): a random move away from a stored position, the captures that must follow, and
+    /// the quiet position reached with its search score.
+    Detours(DetoursArgs),
     /// Fit a neural-network evaluation (the pieces of the board through one hidden layer) to
     /// training data files.
     Net(NetArgs),
@@ -174,6 +178,35 @@ struct FitArgs {
     /// A smaller `--rate` keeps more of it.
     #[arg(long)]
     init: Option<PathBuf>,
+}
+
+/// Options of `dama tune detours`.
+#[derive(Debug, clap::Args)]
+struct DetoursArgs {
+    /// Variant of the data.
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: String,
+    /// Self-play data files to start from (repeatable).
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// The data file to write the detours to (created or appended to).
+    #[arg(long)]
+    out: PathBuf,
+    /// Detours from this share of the positions, in per cent.
+    #[arg(long, default_value_t = 30)]
+    share: u32,
+    /// Nodes of each detour's search.
+    #[arg(long, default_value_t = 6000)]
+    nodes: u64,
+    /// Searches at the same time.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search with the evaluation of this file instead of the built-in one.
+    #[arg(long)]
+    eval: Option<PathBuf>,
 }
 
 /// Options of `dama tune net`.
@@ -350,6 +383,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         TuneCommand::Play(a) => play(a),
         TuneCommand::Fit(a) => fit(a),
         TuneCommand::Net(a) => net(a),
+        TuneCommand::Detours(a) => detours(a),
         TuneCommand::Linear(a) => linear(a),
         TuneCommand::Import(a) => import(a),
     }
@@ -533,6 +567,61 @@ fn read_records(
         records.append(&mut r);
     }
     Ok(records)
+}
+
+fn detours(args: DetoursArgs) -> Result<(), CliError> {
+    let variant: Variant = args.variant.parse()?;
+    if args.share > 100 || args.nodes == 0 || args.threads == 0 || args.threads > 64 {
+        return Err(CliError(
+            "--share is in per cent (0 to 100); --nodes and --threads (at most 64) must be \
+             positive"
+                .into(),
+        ));
+    }
+    if args.data.contains(&args.out) {
+        return Err(CliError(
+            "--out must be another file than the --data files".into(),
+        ));
+    }
+    let eval = match &args.eval {
+        Some(file) => load_eval(file, variant)?,
+        None => EvalFile::default(),
+    };
+    let records = read_records(&args.data, variant, usize::MAX)?;
+    let (file, existing) = open_data(&args.out, variant)?;
+    let started = Instant::now();
+    let total = records.len();
+    let written = selfplay::detours_from(
+        &records,
+        variant,
+        args.share,
+        args.nodes,
+        args.threads,
+        args.seed,
+        &|| {
+            let mut engine = selfplay::default_engine(args.seed);
+            eval.apply(&mut engine);
+            engine
+        },
+        std::io::BufWriter::new(file),
+        &|done, n| {
+            if done % 25_600 < 256 || done == total {
+                eprint!(
+                    "\rdetours: {done}/{total} positions looked at, {n} written ({:.0} s)",
+                    started.elapsed().as_secs_f64()
+                );
+                let _ = std::io::stderr().flush();
+            }
+        },
+    )
+    .map_err(|e| CliError(format!("{}: {e}", args.out.display())))?;
+    eprintln!();
+    println!(
+        "{written} detours from {total} positions appended to {} ({} in all)",
+        args.out.display(),
+        existing as u64 + written
+    );
+    Ok(())
 }
 
 fn net(args: NetArgs) -> Result<(), CliError> {

@@ -334,6 +334,46 @@ fn self_play_data_fits_a_network_that_analyse_match_and_self_play_use() {
         &["--data", detours_s, "--epochs", "1", "--result-weight", "0"],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
+    // Detours made afterwards from the stored games.
+    let later = dir.join("later.dat");
+    let later_s = later.to_str().unwrap();
+    let o = dama(&[
+        "tune",
+        "detours",
+        "-v",
+        "russian",
+        "--data",
+        data_s,
+        "--out",
+        later_s,
+        "--share",
+        "50",
+        "--nodes",
+        "200",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("detours from"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert!(std::fs::metadata(&later).unwrap().len() > 20 * 58);
+    for bad in [
+        &["--share", "101"][..],
+        &["--nodes", "0"],
+        &["--out", data_s],
+    ] {
+        let mut args = vec!["tune", "detours", "-v", "russian", "--data", data_s];
+        if !bad.contains(&"--out") {
+            args.extend_from_slice(&["--out", later_s]);
+        }
+        args.extend_from_slice(bad);
+        let o = dama(&args);
+        assert!(!o.status.success(), "{bad:?}");
+        assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
+    }
     for bad in [
         &["--detours", "20"][..],
         &["--detours", "101", "--detours-out", detours_s],

@@ -437,7 +437,8 @@ fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBoo
             return GameRecords::default();
         }
         if config.detours > 0 && random(&mut rng, 100) < config.detours as usize {
-            if let Some(r) = detour(config, engine, &game, &mut rng, number) {
+            let nodes = (config.nodes / 2).max(1);
+            if let Some(r) = detour(engine, &game, 0, nodes, &mut rng, number) {
                 detours.push(r);
             }
         }
@@ -484,12 +485,14 @@ fn play_game(config: &Config, engine: &mut Engine, number: u32, stop: &AtomicBoo
     }
 }
 
-/// A detour from `game` ([`Config::detours`]): a random move, then random captures while one
-/// is due, and the quiet position reached, searched with half the game's nodes.
+/// A detour from `game` ([`Config::detours`]), whose first position was `plies` plies into
+/// its game: a random move, then random captures while one is due, and the quiet position
+/// reached, searched with `nodes` nodes.
 fn detour(
-    config: &Config,
     engine: &mut Engine,
     game: &Game,
+    plies: u16,
+    nodes: u64,
     rng: &mut u64,
     number: u32,
 ) -> Option<Record> {
@@ -510,15 +513,79 @@ fn detour(
         return None;
     }
     engine.set_game(&aside);
-    let r = engine.search(Limits::nodes((config.nodes / 2).max(1)), |_| {});
+    let r = engine.search(Limits::nodes(nodes), |_| {});
     let score = white_score(r.score, pos.side_to_move());
-    Some(Record::of(
-        &pos,
-        0,
-        score as i16,
-        aside.moves().len() as u16,
-        number,
-    ))
+    let ply = plies.saturating_add(aside.moves().len() as u16);
+    Some(Record::of(&pos, 0, score as i16, ply, number))
+}
+
+/// Detours from stored positions ([`Config::detours`] for data played without them): for
+/// about `share` in 100 of `records` (of `variant`), a random move and the captures that must
+/// follow, and the quiet position reached searched with `nodes` nodes, on `threads` threads.
+/// Each detour keeps its record's game number, so held-out games stay held out. `progress`
+/// sees the records looked at and the detours written. Returns the number written.
+///
+/// # Errors
+/// Writing failed.
+#[allow(clippy::too_many_arguments)]
+pub fn detours_from<W: Write + Send>(
+    records: &[Record],
+    variant: Variant,
+    share: u32,
+    nodes: u64,
+    threads: usize,
+    seed: u64,
+    make_engine: &(dyn Fn() -> Engine + Sync),
+    out: W,
+    progress: &(dyn Fn(usize, u64) + Sync),
+) -> io::Result<u64> {
+    let out = Mutex::new(out);
+    let next = AtomicU64::new(0);
+    let written = AtomicU64::new(0);
+    let error: Mutex<Option<io::Error>> = Mutex::new(None);
+    const CHUNK: usize = 256;
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut engine = make_engine();
+                loop {
+                    let start = next.fetch_add(CHUNK as u64, Ordering::Relaxed) as usize;
+                    if start >= records.len() || error.lock().map_or(true, |e| e.is_some()) {
+                        return;
+                    }
+                    let chunk = &records[start..(start + CHUNK).min(records.len())];
+                    let mut bytes = Vec::new();
+                    let mut n = 0;
+                    for (i, r) in chunk.iter().enumerate() {
+                        let mut rng = game_seed(seed, (start + i) as u32);
+                        if random(&mut rng, 100) >= share as usize {
+                            continue;
+                        }
+                        let Ok(pos) = r.position(variant) else {
+                            continue;
+                        };
+                        let game = Game::from_position(pos);
+                        if let Some(d) = detour(&mut engine, &game, r.ply, nodes, &mut rng, r.game)
+                        {
+                            bytes.extend_from_slice(&d.to_bytes());
+                            n += 1;
+                        }
+                    }
+                    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Err(e) = w.write_all(&bytes).and_then(|()| w.flush()) {
+                        *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        return;
+                    }
+                    let total = written.fetch_add(n, Ordering::Relaxed) + n;
+                    progress((start + chunk.len()).min(records.len()), total);
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    Ok(written.load(Ordering::Relaxed))
 }
 
 /// An engine for self-play: one thread, a small table, a fixed seed.
@@ -674,6 +741,78 @@ mod tests {
         }
         // Some random moves are the game's own (Russian has few moves a position).
         assert!(off * 2 > detours.len(), "{off} of {}", detours.len());
+    }
+
+    /// Detours made afterwards from stored positions: about the share asked for, each a quiet
+    /// position with the record's game number and no result.
+    #[test]
+    fn detours_from_stored_positions() {
+        let config = Config {
+            variant: Variant::Russian,
+            games: 3,
+            nodes: 300,
+            random_plies: 4,
+            balance: 300,
+            max_plies: 150,
+            resign: 1500,
+            threads: 2,
+            seed: 6,
+            starts: Arc::new([]),
+            detours: 0,
+        };
+        let stop = AtomicBool::new(false);
+        let mut data = header(Variant::Russian).into_bytes();
+        run(
+            &config,
+            &|| default_engine(1),
+            &mut data,
+            None,
+            &stop,
+            &|_, _| {},
+        )
+        .unwrap();
+        let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
+        let mut out = header(Variant::Russian).into_bytes();
+        let n = detours_from(
+            &records,
+            Variant::Russian,
+            50,
+            200,
+            2,
+            3,
+            &|| default_engine(1),
+            &mut out,
+            &|_, _| {},
+        )
+        .unwrap();
+        let detours = read(&out[..], Variant::Russian, usize::MAX).unwrap();
+        assert_eq!(detours.len() as u64, n);
+        assert!(
+            n as usize > records.len() / 4 && (n as usize) < records.len() * 3 / 4,
+            "{n} of {}",
+            records.len()
+        );
+        let games: std::collections::HashSet<u32> = records.iter().map(|r| r.game).collect();
+        for d in &detours {
+            assert!(!d.position(Variant::Russian).unwrap().must_capture());
+            assert_eq!(d.result, 0);
+            assert!(games.contains(&d.game));
+        }
+        // None asked for, none made.
+        let mut none = Vec::new();
+        let n = detours_from(
+            &records,
+            Variant::Russian,
+            0,
+            200,
+            1,
+            3,
+            &|| default_engine(1),
+            &mut none,
+            &|_, _| {},
+        )
+        .unwrap();
+        assert_eq!((n, none.len()), (0, 0));
     }
 
     #[test]
