@@ -37,7 +37,7 @@ pub const QO: i32 = 16;
 /// The largest hidden layer a file may have.
 pub const MAX_HIDDEN: usize = 2048;
 /// The most output buckets a file may have.
-pub const MAX_BUCKETS: usize = 64;
+pub const MAX_BUCKETS: usize = 8;
 
 const MAGIC: &[u8; 8] = b"DAMANET1";
 
@@ -367,23 +367,136 @@ pub fn bucket(pieces: usize, start_pieces: usize, buckets: usize) -> usize {
 /// `Σ clamp(a, 0, QA) · w`: 16-bit products summed in pairs into 32-bit lanes.
 #[inline(always)]
 fn dot_clipped(a: &[i16], w: &[i16]) -> i32 {
-    a.iter()
-        .zip(w)
-        .map(|(&a, &w)| a.clamp(0, QA as i16) as i32 * w as i32)
-        .sum()
+    lanes::dot(a, w, false)
 }
 
 /// `Σ (clamp(a, 0, QA)² / 256) · w`: the square fits 16 bits unsigned, and a 16-bit lane
 /// once divided by 256.
 #[inline(always)]
 fn dot_squared(a: &[i16], w: &[i16]) -> i32 {
-    a.iter()
-        .zip(w)
-        .map(|(&a, &w)| {
-            let x = a.clamp(0, QA as i16) as u16;
-            ((x * x) >> 8) as i16 as i32 * w as i32
-        })
-        .sum()
+    lanes::dot(a, w, true)
+}
+
+/// The hot loops over 16-bit lanes: with AVX2, sixteen lanes to an instruction (the build
+/// targets x86-64-v3, which has it); elsewhere the same sums one lane at a time.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod lanes {
+    use super::QA;
+    use core::arch::x86_64::*;
+
+    /// `Σ f(clamp(a, 0, QA)) · w`, `f` the identity or `x² / 256`. The lengths are equal
+    /// multiples of 16.
+    #[inline(always)]
+    pub fn dot(a: &[i16], w: &[i16], squared: bool) -> i32 {
+        assert!(a.len() == w.len() && a.len() % 16 == 0);
+        // SAFETY: AVX2 is enabled for the build (the `cfg` above); every load reads 16 lanes
+        // at an offset below the slices' common length, a multiple of 16.
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let top = _mm256_set1_epi16(QA as i16);
+            let mut sum = _mm256_setzero_si256();
+            for i in (0..a.len()).step_by(16) {
+                let x = _mm256_loadu_si256(a.as_ptr().add(i).cast());
+                let mut x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+                if squared {
+                    // At most 255² = 65,025: exact in an unsigned lane, then shifted down.
+                    x = _mm256_srli_epi16::<8>(_mm256_mullo_epi16(x, x));
+                }
+                let y = _mm256_loadu_si256(w.as_ptr().add(i).cast());
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+            }
+            let half = _mm_add_epi32(
+                _mm256_castsi256_si128(sum),
+                _mm256_extracti128_si256::<1>(sum),
+            );
+            let quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
+            let eighth = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b01>(quarter));
+            _mm_cvtsi128_si32(eighth)
+        }
+    }
+
+    /// `dst[i] = src[i] + Σ rows_add[i] − Σ rows_sub[i]` for the `16 · K` lanes from `start`,
+    /// where row `r` is `weights[r · hidden ..]`: the lanes stay in registers while every
+    /// row is added or taken away.
+    #[inline(always)]
+    pub fn update<const K: usize>(
+        weights: &[i16],
+        hidden: usize,
+        start: usize,
+        dst: &mut [i16],
+        src: &[i16],
+        adds: &[u16],
+        subs: &[u16],
+    ) {
+        let n = 16 * K;
+        let src = &src[start..start + n];
+        let dst = &mut dst[start..start + n];
+        let row = |r: u16| &weights[r as usize * hidden + start..r as usize * hidden + start + n];
+        // SAFETY: AVX2 is enabled for the build; every slice read or written holds the
+        // `16 · K` lanes the loops touch (checked by the slicing above).
+        unsafe {
+            let mut acc = [_mm256_setzero_si256(); K];
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_loadu_si256(src.as_ptr().add(16 * k).cast());
+            }
+            for &r in adds {
+                let w = row(r);
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_epi16(*a, _mm256_loadu_si256(w.as_ptr().add(16 * k).cast()));
+                }
+            }
+            for &r in subs {
+                let w = row(r);
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_sub_epi16(*a, _mm256_loadu_si256(w.as_ptr().add(16 * k).cast()));
+                }
+            }
+            for (k, a) in acc.iter().enumerate() {
+                _mm256_storeu_si256(dst.as_mut_ptr().add(16 * k).cast(), *a);
+            }
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+mod lanes {
+    use super::QA;
+
+    /// `Σ f(clamp(a, 0, QA)) · w`, `f` the identity or `x² / 256`.
+    #[inline(always)]
+    pub fn dot(a: &[i16], w: &[i16], squared: bool) -> i32 {
+        a.iter()
+            .zip(w)
+            .map(|(&a, &w)| {
+                let x = a.clamp(0, QA as i16) as u16;
+                let x = if squared { (x * x) >> 8 } else { x };
+                x as i16 as i32 * w as i32
+            })
+            .sum()
+    }
+
+    /// `dst[i] = src[i] + Σ rows_add[i] − Σ rows_sub[i]` for the `16 · K` lanes from `start`.
+    #[inline(always)]
+    pub fn update<const K: usize>(
+        weights: &[i16],
+        hidden: usize,
+        start: usize,
+        dst: &mut [i16],
+        src: &[i16],
+        adds: &[u16],
+        subs: &[u16],
+    ) {
+        for i in start..start + 16 * K {
+            let mut x = src[i];
+            for &r in adds {
+                x = x.wrapping_add(weights[r as usize * hidden + i]);
+            }
+            for &r in subs {
+                x = x.wrapping_sub(weights[r as usize * hidden + i]);
+            }
+            dst[i] = x;
+        }
+    }
 }
 
 /// Where the inputs of each square lie, for one board: per bitboard index, its square from
@@ -448,17 +561,28 @@ pub fn inputs<R: Rules>(pos: &Position<R>, squares: &Squares, mut f: impl FnMut(
     }
 }
 
-/// A network made ready for a search of one board.
+/// A network made ready for the search: its direct weights padded to [`MAX_BUCKETS`] per
+/// input, so that a piece's are added to a position's sums in one step.
 #[derive(Debug)]
 pub struct Prepared {
     /// The network.
     pub network: Arc<Network>,
+    direct: Vec<[i32; MAX_BUCKETS]>,
 }
 
 impl Prepared {
     /// `network` made ready for the search.
     pub fn new(network: Arc<Network>) -> Prepared {
-        Prepared { network }
+        let direct = network
+            .direct_weights
+            .chunks_exact(network.buckets)
+            .map(|row| {
+                let mut padded = [0; MAX_BUCKETS];
+                padded[..row.len()].copy_from_slice(row);
+                padded
+            })
+            .collect();
+        Prepared { network, direct }
     }
 }
 
@@ -474,10 +598,13 @@ pub struct Stack<B> {
     pieces: Vec<[B; 4]>,
     /// Per ply: White's and Black's accumulators, `2 · hidden` values.
     values: Vec<i16>,
-    /// Per ply: White's and Black's sums of direct weights, `2 · buckets` values.
-    direct: Vec<i32>,
+    /// Per ply: White's and Black's sums of direct weights, one per bucket.
+    direct: Vec<[[i32; MAX_BUCKETS]; 2]>,
     /// Per ply: whether its accumulators belong to its position.
     known: Vec<bool>,
+    /// Scratch lists of the rows added and taken away by a ply.
+    adds: Box<Changes>,
+    subs: Box<Changes>,
 }
 
 impl<B: Bitboard> Stack<B> {
@@ -490,8 +617,10 @@ impl<B: Bitboard> Stack<B> {
             buckets: net.buckets,
             pieces: vec![[B::EMPTY; 4]; plies],
             values: vec![0; plies * 2 * net.hidden],
-            direct: vec![0; plies * 2 * net.buckets],
+            direct: vec![[[0; MAX_BUCKETS]; 2]; plies],
             known: vec![false; plies],
+            adds: Box::default(),
+            subs: Box::default(),
         }
     }
 
@@ -504,98 +633,124 @@ impl<B: Bitboard> Stack<B> {
     }
 
     /// The accumulators of the position at `ply` (White's view then Black's, `hidden` each),
-    /// and its direct sums (White's view then Black's, one per bucket each). Every ply from 0
-    /// to `ply` must have been [`set`](Self::set) for the current line.
+    /// and its direct sums (White's view, Black's view; one per bucket). Every ply from 0 to
+    /// `ply` must have been [`set`](Self::set) for the current line.
     #[inline]
-    pub fn at(&mut self, net: &Network, ply: usize) -> (&[i16], &[i32]) {
-        debug_assert_eq!((net.hidden, net.buckets), (self.hidden, self.buckets));
+    pub fn at(&mut self, net: &Prepared, ply: usize) -> (&[i16], &[[i32; MAX_BUCKETS]; 2]) {
+        debug_assert_eq!(
+            (net.network.hidden, net.network.buckets),
+            (self.hidden, self.buckets)
+        );
         if !self.known[ply] {
             self.refresh(net, ply);
         }
-        let (h, b) = (self.hidden, self.buckets);
+        let h = self.hidden;
         (
             &self.values[ply * 2 * h..(ply + 1) * 2 * h],
-            &self.direct[ply * 2 * b..(ply + 1) * 2 * b],
+            &self.direct[ply],
         )
     }
 
-    /// Makes the accumulators of `ply`, and of every ply between it and the deepest known ply
-    /// above it, each from the one above by the pieces that changed (so that the siblings of
-    /// a position share its parent's).
-    fn refresh(&mut self, net: &Network, ply: usize) {
-        let (h, b) = (self.hidden, self.buckets);
-        let from = (0..ply).rev().find(|&p| self.known[p]);
-        let first = match from {
-            Some(p) => p + 1,
-            None => {
-                let mut adds = Changes::default();
-                for (piece, set) in self.pieces[0].into_iter().enumerate() {
-                    for sq in set.iter() {
-                        adds.push(&self.squares, piece, sq);
-                    }
-                }
-                let (values, direct) = (&mut self.values[..2 * h], &mut self.direct[..2 * b]);
-                for view in 0..2 {
-                    let acc = &mut values[view * h..(view + 1) * h];
-                    acc.copy_from_slice(&net.input_bias);
-                    let sums = &mut direct[view * b..(view + 1) * b];
-                    sums.fill(0);
-                    for &r in &adds.rows[view][..adds.len] {
-                        add(acc, net.row(r as usize));
-                        add_direct(sums, net.direct_row(r as usize), 1);
-                    }
-                }
-                self.known[0] = true;
-                1
-            }
-        };
-        for p in first..=ply {
-            let (old, new) = (self.pieces[p - 1], self.pieces[p]);
-            let (mut adds, mut subs) = (Changes::default(), Changes::default());
-            for piece in 0..4 {
-                for sq in (old[piece] & !new[piece]).iter() {
-                    subs.push(&self.squares, piece, sq);
-                }
-                for sq in (new[piece] & !old[piece]).iter() {
-                    adds.push(&self.squares, piece, sq);
-                }
-            }
-            let (above, here) = self.values.split_at_mut(p * 2 * h);
-            let above = &above[(p - 1) * 2 * h..];
-            let here = &mut here[..2 * h];
-            let (direct_above, direct_here) = self.direct.split_at_mut(p * 2 * b);
-            let direct_above = &direct_above[(p - 1) * 2 * b..];
-            let direct_here = &mut direct_here[..2 * b];
-            direct_here.copy_from_slice(direct_above);
-            for view in 0..2 {
-                let range = view * h..(view + 1) * h;
-                let (adds, subs) = (&adds.rows[view][..adds.len], &subs.rows[view][..subs.len]);
-                update(net, &mut here[range.clone()], &above[range], adds, subs);
-                let sums = &mut direct_here[view * b..(view + 1) * b];
-                for &r in adds {
-                    add_direct(sums, net.direct_row(r as usize), 1);
-                }
-                for &r in subs {
-                    add_direct(sums, net.direct_row(r as usize), -1);
-                }
-            }
-            self.known[p] = true;
+    /// Makes the accumulators of `ply` from those of the ply above it, after making those
+    /// (if they are not known) in one step from the deepest known ply above, or afresh: the
+    /// siblings of a position share its parent's accumulators, and the plies between are
+    /// skipped.
+    fn refresh(&mut self, net: &Prepared, ply: usize) {
+        if ply == 0 {
+            self.fresh(net, 0);
+            return;
         }
+        if !self.known[ply - 1] {
+            let from = (0..ply - 1)
+                .rev()
+                .find(|&p| self.known[p])
+                .filter(|&p| ply - 1 - p <= MAX_SKIP);
+            match from {
+                Some(p) => self.step(net, p, ply - 1),
+                None => self.fresh(net, ply - 1),
+            }
+        }
+        self.step(net, ply - 1, ply);
+    }
+
+    /// The accumulators of `ply` summed from its pieces.
+    fn fresh(&mut self, prepared: &Prepared, ply: usize) {
+        let net = &*prepared.network;
+        let h = self.hidden;
+        let values = &mut self.values[ply * 2 * h..(ply + 1) * 2 * h];
+        let direct = &mut self.direct[ply];
+        values[..h].copy_from_slice(&net.input_bias);
+        values[h..].copy_from_slice(&net.input_bias);
+        *direct = [[0; MAX_BUCKETS]; 2];
+        for (piece, set) in self.pieces[ply].into_iter().enumerate() {
+            for sq in set.iter() {
+                for view in 0..2 {
+                    let input = self.squares.input(piece, sq, view);
+                    add(&mut values[view * h..(view + 1) * h], net.row(input));
+                    add_direct(&mut direct[view], &prepared.direct[input], 1);
+                }
+            }
+        }
+        self.known[ply] = true;
+    }
+
+    /// The accumulators of `to` from those of `from` (a ply above it) by the pieces that
+    /// differ between their positions.
+    fn step(&mut self, prepared: &Prepared, from: usize, to: usize) {
+        debug_assert!(from < to && self.known[from]);
+        let net = &*prepared.network;
+        let h = self.hidden;
+        let (old, new) = (self.pieces[from], self.pieces[to]);
+        let (adds, subs) = (&mut self.adds, &mut self.subs);
+        adds.len = 0;
+        subs.len = 0;
+        let mut direct = self.direct[from];
+        for piece in 0..4 {
+            let changed = old[piece] ^ new[piece];
+            if changed.is_empty() {
+                continue;
+            }
+            for sq in changed.iter() {
+                let gone = old[piece].has(sq);
+                let list = if gone { &mut *subs } else { &mut *adds };
+                let sign = if gone { -1 } else { 1 };
+                let [white, black] = list.push(&self.squares, piece, sq);
+                add_direct(&mut direct[0], &prepared.direct[white], sign);
+                add_direct(&mut direct[1], &prepared.direct[black], sign);
+            }
+        }
+        self.direct[to] = direct;
+        let (above, here) = self.values.split_at_mut(to * 2 * h);
+        let above = &above[from * 2 * h..(from + 1) * 2 * h];
+        let here = &mut here[..2 * h];
+        for view in 0..2 {
+            let range = view * h..(view + 1) * h;
+            let (adds, subs) = (&adds.rows[view][..adds.len], &subs.rows[view][..subs.len]);
+            update(net, &mut here[range.clone()], &above[range], adds, subs);
+        }
+        self.known[to] = true;
     }
 }
+
+/// The most plies one step of [`Stack::refresh`] spans: a step takes away at most every piece
+/// on the board and adds at most one a ply, so its changes stay within [`MAX_CHANGES`].
+const MAX_SKIP: usize = 16;
 
 /// Adds `sign` times `row` to `sums`.
 #[inline(always)]
-fn add_direct(sums: &mut [i32], row: &[i32], sign: i32) {
-    for (s, r) in sums.iter_mut().zip(row) {
-        *s = s.wrapping_add(sign * r);
+fn add_direct(sums: &mut [i32; MAX_BUCKETS], row: &[i32; MAX_BUCKETS], sign: i32) {
+    for i in 0..MAX_BUCKETS {
+        sums[i] = sums[i].wrapping_add(sign * row[i]);
     }
 }
 
-/// The most pieces a move changes (a capture of every piece but one, and the mover).
-const MAX_CHANGES: usize = 64;
+/// The most pieces that differ between two positions whose accumulators are made one from
+/// the other: every piece of the largest board (60 on 12x12) and one more a ply of
+/// [`MAX_SKIP`].
+const MAX_CHANGES: usize = 128;
 
 /// The first-layer rows of the pieces that came or went between two positions, per view.
+#[derive(Clone, Debug)]
 struct Changes {
     rows: [[u16; MAX_CHANGES]; 2],
     len: usize,
@@ -611,58 +766,36 @@ impl Default for Changes {
 }
 
 impl Changes {
+    /// Adds the inputs of a piece, and returns them (White's view, Black's view).
     #[inline(always)]
-    fn push(&mut self, squares: &Squares, piece: usize, sq: u32) {
+    fn push(&mut self, squares: &Squares, piece: usize, sq: u32) -> [usize; 2] {
+        let inputs = [squares.input(piece, sq, 0), squares.input(piece, sq, 1)];
+        debug_assert!(self.len < MAX_CHANGES);
         if self.len < MAX_CHANGES {
-            self.rows[0][self.len] = squares.input(piece, sq, 0) as u16;
-            self.rows[1][self.len] = squares.input(piece, sq, 1) as u16;
+            self.rows[0][self.len] = inputs[0] as u16;
+            self.rows[1][self.len] = inputs[1] as u16;
             self.len += 1;
         }
+        inputs
     }
 }
 
-/// `dst = src + Σ rows(adds) − Σ rows(subs)`, 64 lanes at a time (held in registers while
+/// `dst = src + Σ rows(adds) − Σ rows(subs)`, 128 lanes at a time (held in registers while
 /// every changed row is added or taken away), then 16 at a time for the rest.
 #[inline(always)]
 fn update(net: &Network, dst: &mut [i16], src: &[i16], adds: &[u16], subs: &[u16]) {
     let h = net.hidden;
-    let wide = h - h % 64;
+    let w = &net.input_weights;
+    let wide = h - h % 128;
     let mut start = 0;
     while start < wide {
-        update_tile::<64>(net, start, dst, src, adds, subs);
-        start += 64;
+        lanes::update::<8>(w, h, start, dst, src, adds, subs);
+        start += 128;
     }
     while start < h {
-        update_tile::<16>(net, start, dst, src, adds, subs);
+        lanes::update::<1>(w, h, start, dst, src, adds, subs);
         start += 16;
     }
-}
-
-/// [`update`] of the `N` lanes from `start`.
-#[inline(always)]
-fn update_tile<const N: usize>(
-    net: &Network,
-    start: usize,
-    dst: &mut [i16],
-    src: &[i16],
-    adds: &[u16],
-    subs: &[u16],
-) {
-    let lanes = |s: &[i16]| -> [i16; N] { s[start..start + N].try_into().expect("N lanes") };
-    let mut tile = lanes(src);
-    for &r in adds {
-        let row = lanes(net.row(r as usize));
-        for i in 0..N {
-            tile[i] = tile[i].wrapping_add(row[i]);
-        }
-    }
-    for &r in subs {
-        let row = lanes(net.row(r as usize));
-        for i in 0..N {
-            tile[i] = tile[i].wrapping_sub(row[i]);
-        }
-    }
-    dst[start..start + N].copy_from_slice(&tile);
 }
 
 #[inline(always)]
@@ -685,12 +818,12 @@ pub fn evaluate_at<R: Rules>(
     let net = &*prepared.network;
     let pieces = pos.occupied().count() as usize;
     let bucket = net.bucket(pieces, Position::<R>::START_PIECES);
-    let (h, b) = (net.hidden, net.buckets);
-    let (values, direct) = stack.at(net, ply);
+    let h = net.hidden;
+    let (values, direct) = stack.at(prepared, ply);
     let side = pos.side_to_move().index();
     let own = &values[side * h..(side + 1) * h];
     let other = &values[(1 - side) * h..(2 - side) * h];
-    let direct = direct[side * b + bucket].wrapping_sub(direct[(1 - side) * b + bucket]);
+    let direct = direct[side][bucket].wrapping_sub(direct[1 - side][bucket]);
     let score = net.output(own, other, direct, bucket);
     score * eval::draw_scale_of(pos, t) / 16
 }
