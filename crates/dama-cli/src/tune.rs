@@ -243,6 +243,12 @@ struct NetArgs {
     /// Weight of the game result in the target (the rest: the self-play search score).
     #[arg(long, default_value_t = 1.0)]
     result_weight: f32,
+    /// The scale of the logistic curve: a search score of `s` centi-men is the target
+    /// `sigmoid(k · s / 100)`, and the network's output unit is `100 / k` centi-men. By
+    /// default the `k` with which the built-in linear weights best predict the results of a
+    /// sample of the data.
+    #[arg(long, value_parser = positive_f64)]
+    k: Option<f64>,
     /// Fit only the positions where neither side could capture (the side to move never can
     /// in the data): material won or lost there is settled, not the middle of an exchange.
     #[arg(long)]
@@ -262,6 +268,14 @@ struct NetArgs {
     /// Seed of the starting weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+/// Reads a positive finite number.
+fn positive_f64(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("{text:?} is not a positive number")),
+    }
 }
 
 /// Reads `--activation`: one of the activations' keys.
@@ -658,10 +672,10 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         .copied()
         .collect();
     let (sample, _) = train::dataset(variant, &sample, 0, Windows::Sparse);
-    let k = if sample.is_empty() {
-        1.0
-    } else {
-        train::fit_k(&sample, &Weights::for_variant(variant))
+    let k = match args.k {
+        Some(k) => k,
+        None if sample.is_empty() => 1.0,
+        None => train::fit_k(&sample, &Weights::for_variant(variant)),
     };
     let (data, skipped) = net_train::dataset(variant, &records, args.hold_out, args.settled);
     let check: Vec<selfplay::Record> = records

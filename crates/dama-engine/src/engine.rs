@@ -273,9 +273,10 @@ impl Engine {
         self.weights = weights;
     }
 
-    /// Replaces the pattern model (for tuning and experiments; it then plays at every level);
-    /// `None` restores the built-in one of the variant, if it has one, which level 10 uses. A
-    /// model takes precedence over linear weights; one made for another board is ignored.
+    /// Replaces the pattern model (for tuning and experiments; it then plays at every level,
+    /// instead of a built-in network); `None` restores the built-in evaluation of the variant,
+    /// which level 10 uses: its network, or its model, if it has one. A model takes precedence
+    /// over linear weights; one made for another board is ignored.
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         self.model = model;
         self.prepared = None;
@@ -283,7 +284,8 @@ impl Engine {
 
     /// Replaces the neural-network evaluation (for tuning and experiments; it then plays at
     /// every level, before a pattern model or linear weights); `None` restores the built-in
-    /// evaluation. One made for another board is ignored.
+    /// evaluation. One made for another board is ignored. Level 10 plays with the variant's
+    /// built-in network, if it has one, unless a model or weights are set.
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
         self.network = network;
     }
@@ -459,7 +461,13 @@ impl Engine {
                 (None, None) => None,
             }
             .map(|m| self.prepare(m)),
-            network: self.network.clone(),
+            network: match (&self.network, &self.model, &self.weights) {
+                (Some(n), _, _) => Some(Arc::clone(n)),
+                // Like the built-in model, the built-in network plays at full strength only,
+                // and before it.
+                (None, None, None) if level == Level::MAX => Network::builtin(variant),
+                _ => None,
+            },
             draw: DrawConfig::of(&rules),
             tt: Arc::clone(&self.tt),
             control,

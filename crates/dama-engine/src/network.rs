@@ -147,7 +147,10 @@ impl std::error::Error for NetworkError {}
 
 /// The networks fitted with `dama tune net` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md).
-const BUILTIN: [(Variant, &[u8]); 0] = [];
+const BUILTIN: [(Variant, &[u8]); 1] = [(
+    Variant::International,
+    include_bytes!("../data/international.net"),
+)];
 
 impl Network {
     /// A network with every weight zero.
