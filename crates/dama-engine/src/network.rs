@@ -147,10 +147,13 @@ impl std::error::Error for NetworkError {}
 
 /// The networks fitted with `dama tune net` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md).
-const BUILTIN: [(Variant, &[u8]); 1] = [(
-    Variant::International,
-    include_bytes!("../data/international.net"),
-)];
+const BUILTIN: [(Variant, &[u8]); 2] = [
+    (
+        Variant::International,
+        include_bytes!("../data/international.net"),
+    ),
+    (Variant::English, include_bytes!("../data/english.net")),
+];
 
 impl Network {
     /// A network with every weight zero.
@@ -1010,6 +1013,38 @@ mod tests {
             b.truncate(b.len() - (s >> 40) as usize % 3);
             let _ = Network::from_bytes(&b);
         }
+    }
+
+    /// A built-in network is the variant's, fits its board, scores the start position about
+    /// even and a man more as an advantage of about a man or more, for either side to move.
+    fn builtin_plays<R: Rules>(variant: Variant, man_down: &str) {
+        let net = Network::builtin(variant).unwrap_or_else(|| panic!("{variant}: no network"));
+        assert_eq!(net.variant, variant.key());
+        net.check::<R>().unwrap();
+        let t = Tables::<Bb<R>>::new::<R>();
+        let start = AnyPosition::start(variant).to_position::<R>();
+        let even = evaluate(&start, &t, &net);
+        assert!(even.abs() < 40, "{variant}: start {even}");
+        let p = AnyPosition::from_fen(variant, man_down).unwrap();
+        for pos in [p.clone(), flipped(&p)] {
+            let score = evaluate(&pos.to_position::<R>(), &t, &net);
+            assert!(score < -70, "{variant} {}: {score}", pos.fen());
+        }
+    }
+
+    #[test]
+    fn builtin_networks_know_their_boards_and_material() {
+        // The side to move has a man fewer, missing from the start position.
+        builtin_plays::<rules::International>(
+            Variant::International,
+            "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49:\
+             B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
+        );
+        builtin_plays::<rules::English>(
+            Variant::English,
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11",
+        );
+        assert!(Network::builtin(Variant::Frisian).is_none());
     }
 
     #[test]
