@@ -147,12 +147,13 @@ impl std::error::Error for NetworkError {}
 
 /// The networks fitted with `dama tune net` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md).
-const BUILTIN: [(Variant, &[u8]); 2] = [
+const BUILTIN: [(Variant, &[u8]); 3] = [
     (
         Variant::International,
         include_bytes!("../data/international.net"),
     ),
     (Variant::English, include_bytes!("../data/english.net")),
+    (Variant::Russian, include_bytes!("../data/russian.net")),
 ];
 
 impl Network {
@@ -1026,7 +1027,7 @@ mod tests {
         let even = evaluate(&start, &t, &net);
         assert!(even.abs() < 40, "{variant}: start {even}");
         let p = AnyPosition::from_fen(variant, man_down).unwrap();
-        for pos in [p.clone(), flipped(&p)] {
+        for pos in [p, flipped(&p)] {
             let score = evaluate(&pos.to_position::<R>(), &t, &net);
             assert!(score < -70, "{variant} {}: {score}", pos.fen());
         }
@@ -1043,6 +1044,10 @@ mod tests {
         builtin_plays::<rules::English>(
             Variant::English,
             "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11",
+        );
+        builtin_plays::<rules::Russian>(
+            Variant::Russian,
+            "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,h2:Bb6,b8,a7,c7,d6,d8,e7,f6,f8,g7,h6,h8",
         );
         assert!(Network::builtin(Variant::Frisian).is_none());
     }
