@@ -147,13 +147,14 @@ impl std::error::Error for NetworkError {}
 
 /// The networks fitted with `dama tune net` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md).
-const BUILTIN: [(Variant, &[u8]); 3] = [
+const BUILTIN: [(Variant, &[u8]); 4] = [
     (
         Variant::International,
         include_bytes!("../data/international.net"),
     ),
     (Variant::English, include_bytes!("../data/english.net")),
     (Variant::Russian, include_bytes!("../data/russian.net")),
+    (Variant::Brazilian, include_bytes!("../data/brazilian.net")),
 ];
 
 impl Network {
@@ -1047,6 +1048,10 @@ mod tests {
         );
         builtin_plays::<rules::Russian>(
             Variant::Russian,
+            "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,h2:Bb6,b8,a7,c7,d6,d8,e7,f6,f8,g7,h6,h8",
+        );
+        builtin_plays::<rules::Brazilian>(
+            Variant::Brazilian,
             "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,h2:Bb6,b8,a7,c7,d6,d8,e7,f6,f8,g7,h6,h8",
         );
         assert!(Network::builtin(Variant::Frisian).is_none());
