@@ -441,6 +441,13 @@ impl Engine {
     fn job_at(&mut self, limits: Limits, level: Level, control: Arc<Control>) -> Job {
         let variant = self.root.variant();
         let rules = DrawRules::of(variant, self.options.game_options);
+        let network = match (&self.network, &self.model, &self.weights) {
+            (Some(n), _, _) => Some(Arc::clone(n)),
+            // Like the built-in model, the built-in network plays at full strength only, and
+            // in its place.
+            (None, None, None) if level == Level::MAX => Network::builtin(variant),
+            _ => None,
+        };
         Job {
             root: self.root,
             state: self.state.clone(),
@@ -455,19 +462,18 @@ impl Engine {
             model: match (&self.model, &self.weights) {
                 (Some(m), _) => Some(Arc::clone(m)),
                 (None, Some(_)) => None,
-                // The built-in model plays at full strength only: levels 1-9 keep the linear
-                // evaluation their ladder was measured with.
-                (None, None) if level == Level::MAX => Model::builtin(variant),
+                // The built-in model plays at full strength only (levels 1-9 keep the linear
+                // evaluation their ladder was measured with), where no built-in network does
+                // (a network set for another board leaves it in place).
+                (None, None)
+                    if level == Level::MAX && (network.is_none() || self.network.is_some()) =>
+                {
+                    Model::builtin(variant)
+                }
                 (None, None) => None,
             }
             .map(|m| self.prepare(m)),
-            network: match (&self.network, &self.model, &self.weights) {
-                (Some(n), _, _) => Some(Arc::clone(n)),
-                // Like the built-in model, the built-in network plays at full strength only,
-                // and before it.
-                (None, None, None) if level == Level::MAX => Network::builtin(variant),
-                _ => None,
-            },
+            network,
             draw: DrawConfig::of(&rules),
             tt: Arc::clone(&self.tt),
             control,

@@ -1018,16 +1018,24 @@ mod tests {
     }
 
     /// A built-in network is the variant's, fits its board, scores the start position about
-    /// even and a man more as an advantage of about a man or more, for either side to move.
-    fn builtin_plays<R: Rules>(variant: Variant, man_down: &str) {
-        let net = Network::builtin(variant).unwrap_or_else(|| panic!("{variant}: no network"));
+    /// even and the start position without one of the side to move's men as a loss of about a
+    /// man or more, for either side to move.
+    fn builtin_plays<R: Rules>(variant: Variant) {
+        let net = Network::builtin(variant).unwrap_or_else(|| panic!("{variant}: unreadable"));
         assert_eq!(net.variant, variant.key());
         net.check::<R>().unwrap();
         let t = Tables::<Bb<R>>::new::<R>();
-        let start = AnyPosition::start(variant).to_position::<R>();
-        let even = evaluate(&start, &t, &net);
+        let start = AnyPosition::start(variant);
+        let even = evaluate(&start.to_position::<R>(), &t, &net);
         assert!(even.abs() < 40, "{variant}: start {even}");
-        let p = AnyPosition::from_fen(variant, man_down).unwrap();
+        let mut setup = *start.setup();
+        let own = match setup.side_to_move {
+            Color::White => &mut setup.white,
+            Color::Black => &mut setup.black,
+        };
+        let man = own.iter().next().expect("a man");
+        own.remove(man);
+        let p = AnyPosition::new(variant, &setup).unwrap();
         for pos in [p, flipped(&p)] {
             let score = evaluate(&pos.to_position::<R>(), &t, &net);
             assert!(score < -70, "{variant} {}: {score}", pos.fen());
@@ -1036,24 +1044,9 @@ mod tests {
 
     #[test]
     fn builtin_networks_know_their_boards_and_material() {
-        // The side to move has a man fewer, missing from the start position.
-        builtin_plays::<rules::International>(
-            Variant::International,
-            "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49:\
-             B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
-        );
-        builtin_plays::<rules::English>(
-            Variant::English,
-            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11",
-        );
-        builtin_plays::<rules::Russian>(
-            Variant::Russian,
-            "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,h2:Bb6,b8,a7,c7,d6,d8,e7,f6,f8,g7,h6,h8",
-        );
-        builtin_plays::<rules::Brazilian>(
-            Variant::Brazilian,
-            "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,h2:Bb6,b8,a7,c7,d6,d8,e7,f6,f8,g7,h6,h8",
-        );
+        for (variant, _) in BUILTIN {
+            dama_core::with_rules!(variant, R => builtin_plays::<R>(variant));
+        }
         assert!(Network::builtin(Variant::Frisian).is_none());
     }
 
