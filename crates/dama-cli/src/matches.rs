@@ -548,9 +548,18 @@ pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<AnyPosition>, 
     let text = read_text(path)?;
     let mut out = Vec::new();
     let mut candidates: Vec<String> = Vec::new();
-    if text.trim_start().starts_with('{') || text.trim_start().starts_with('[') {
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let head = text.trim_start();
+    // A JSON file begins with `{` or `[`; so does a PDN file of `[FEN "..."]` tags, which is
+    // read line by line when it is not JSON.
+    let json = match head.chars().next() {
+        Some('{') => Some(
+            serde_json::from_str::<serde_json::Value>(&text)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
+        ),
+        Some('[') => serde_json::from_str::<serde_json::Value>(&text).ok(),
+        _ => None,
+    };
+    if let Some(value) = json {
         json_strings(&value, &mut candidates);
     } else {
         for line in text.lines() {
@@ -989,6 +998,23 @@ mod tests {
         .unwrap();
         let got = read_openings(&fen, Variant::International).unwrap();
         assert_eq!(got.len(), 2);
+        // A file of PDN FEN tags begins with `[` like a JSON array, and is not one.
+        let tags = dir.join("tags.pdn");
+        std::fs::write(
+            &tags,
+            "[FEN \"W:W24,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,7,6,5,11,10,9,15\"] *\n\
+             [FEN \"W:W17,24,22,28,27,26,25,32,31,30,29:B4,3,2,1,7,6,5,11,10,9,15\"] *\n",
+        )
+        .unwrap();
+        let got = read_openings(&tags, Variant::Italian).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].side_to_move(), Color::White);
+        let array = dir.join("array.json");
+        std::fs::write(&array, r#"["W:W26,32-50:B1-15,17-21"]"#).unwrap();
+        assert_eq!(
+            read_openings(&array, Variant::International).unwrap().len(),
+            1
+        );
         let json = dir.join("a.json");
         std::fs::write(&json, r#"{"all": {"x": "B:Wa1,c3,e3,g3,b4,c1,e1,g1,b2,d2,f2,h2:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"}}"#).unwrap();
         assert_eq!(read_openings(&json, Variant::Russian).unwrap().len(), 1);
