@@ -147,7 +147,7 @@ impl std::error::Error for NetworkError {}
 
 /// The networks fitted with `dama tune net` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md).
-const BUILTIN: [(Variant, &[u8]); 4] = [
+const BUILTIN: [(Variant, &[u8]); 6] = [
     (
         Variant::International,
         include_bytes!("../data/international.net"),
@@ -155,6 +155,8 @@ const BUILTIN: [(Variant, &[u8]); 4] = [
     (Variant::English, include_bytes!("../data/english.net")),
     (Variant::Russian, include_bytes!("../data/russian.net")),
     (Variant::Brazilian, include_bytes!("../data/brazilian.net")),
+    (Variant::Pool, include_bytes!("../data/pool.net")),
+    (Variant::Italian, include_bytes!("../data/italian.net")),
 ];
 
 impl Network {
