@@ -543,7 +543,7 @@ fn make_player(
 }
 
 /// Reads openings: FEN lines (bare or PDN tags), JSON string values that are FENs, or lines of
-/// numeric moves from the start position.
+/// moves from the start position (numeric, or algebraic where the variant names squares so).
 pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<AnyPosition>, CliError> {
     let text = read_text(path)?;
     let mut out = Vec::new();
@@ -586,11 +586,17 @@ pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<AnyPosition>, 
             let word =
                 word.trim_start_matches(|ch: char| ch.is_ascii_digit() && word.contains('.'));
             let word = word.trim_start_matches('.');
-            let Ok(mt) = MoveText::parse_hub(word) else {
-                ok = false;
-                break;
-            };
-            match find_move(&p, &mt).ok().and_then(|m| p.play(&m).ok()) {
+            if word.is_empty() {
+                // A move number standing alone (`1. c3-d4`).
+                continue;
+            }
+            // Hub's numeric form first, then the variant's own notation (algebraic names
+            // such as `c3-d4` in Russian or Czech).
+            let found = MoveText::parse_hub(word)
+                .ok()
+                .and_then(|mt| find_move(&p, &mt).ok())
+                .or_else(|| dama_notation::parse_move(&p, word).ok());
+            match found.and_then(|m| p.play(&m).ok()) {
                 Some(next) => p = next,
                 None => {
                     ok = false;
@@ -1023,6 +1029,17 @@ mod tests {
         let got = read_openings(&moves, Variant::English).unwrap();
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].side_to_move(), Color::White);
+        // Algebraic moves, as Russian and Czech openings are written; a capture too.
+        let algebraic = dir.join("czech.txt");
+        std::fs::write(
+            &algebraic,
+            "1. c3-d4 f6-g5 2. d4-e5\nc3-d4 f6-e5 d4:f6\nc3-d4 f6-e5 h2-g2\n",
+        )
+        .unwrap();
+        let got = read_openings(&algebraic, Variant::Czech).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].side_to_move(), Color::Black);
+        assert_eq!(got[1].side_to_move(), Color::Black);
         let empty = dir.join("empty.txt");
         std::fs::write(&empty, "nothing here\n").unwrap();
         assert!(read_openings(&empty, Variant::English).is_err());
