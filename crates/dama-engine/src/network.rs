@@ -147,7 +147,7 @@ impl std::error::Error for NetworkError {}
 
 /// The networks fitted with `dama tune net` and shipped with the engine (how each was made is
 /// recorded in BENCHMARKS.md).
-const BUILTIN: [(Variant, &[u8]); 8] = [
+const BUILTIN: [(Variant, &[u8]); 9] = [
     (
         Variant::International,
         include_bytes!("../data/international.net"),
@@ -159,6 +159,10 @@ const BUILTIN: [(Variant, &[u8]); 8] = [
     (Variant::Italian, include_bytes!("../data/italian.net")),
     (Variant::Spanish, include_bytes!("../data/spanish.net")),
     (Variant::Czech, include_bytes!("../data/czech.net")),
+    (
+        Variant::Portuguese,
+        include_bytes!("../data/portuguese.net"),
+    ),
 ];
 
 impl Network {
