@@ -411,9 +411,22 @@ mod tests {
         );
         // Searches at the same time each have their own engine; both are kept, and each
         // later search finds the one of its kind.
+        // The first search holds the idle engine (it searches, without a book, until it is
+        // stopped) while the second runs, so the second one needs an engine of its own.
+        let long = AtomicBool::new(false);
         std::thread::scope(|s| {
-            s.spawn(|| computer.choose(&request(&game, 10), &stop).unwrap());
-            s.spawn(|| computer.choose(&request(&english, 3), &stop).unwrap());
+            s.spawn(|| {
+                let endless = Limits {
+                    infinite: true,
+                    ..Limits::default()
+                };
+                computer.search(&game, Level::MAX, endless, &long, false)
+            });
+            while computer.idle_engines() > 0 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            computer.choose(&request(&english, 3), &stop).unwrap();
+            long.store(true, Ordering::Relaxed);
         });
         assert_eq!(computer.idle_engines(), 2);
         let keys: Vec<TableKey> = computer
