@@ -1059,7 +1059,12 @@ mod tests {
         for (variant, _) in BUILTIN {
             dama_core::with_rules!(variant, R => builtin_plays::<R>(variant));
         }
-        assert!(Network::builtin(Variant::German).is_none());
+        // Every other variant has none, and plays on its linear or pattern evaluation.
+        for variant in Variant::ALL {
+            if !BUILTIN.iter().any(|(v, _)| *v == variant) {
+                assert!(Network::builtin(variant).is_none(), "{variant}");
+            }
+        }
     }
 
     #[test]

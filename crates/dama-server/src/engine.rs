@@ -412,9 +412,10 @@ mod tests {
         // Searches at the same time each have their own engine; both are kept, and each
         // later search finds the one of its kind.
         // The first search holds the idle engine (it searches, without a book, until it is
-        // stopped) while the second runs, so the second one needs an engine of its own.
+        // stopped) while the second runs, so the second one needs an engine of its own. The
+        // first is stopped before anything is checked, so a failure cannot leave it running.
         let long = AtomicBool::new(false);
-        std::thread::scope(|s| {
+        let (held, second) = std::thread::scope(|s| {
             s.spawn(|| {
                 let endless = Limits {
                     infinite: true,
@@ -422,12 +423,17 @@ mod tests {
                 };
                 computer.search(&game, Level::MAX, endless, &long, false)
             });
-            while computer.idle_engines() > 0 {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while computer.idle_engines() > 0 && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            computer.choose(&request(&english, 3), &stop).unwrap();
+            let held = computer.idle_engines() == 0;
+            let second = held.then(|| computer.choose(&request(&english, 3), &stop));
             long.store(true, Ordering::Relaxed);
+            (held, second)
         });
+        assert!(held, "the first search never took the idle engine");
+        assert!(second.flatten().is_some());
         assert_eq!(computer.idle_engines(), 2);
         let keys: Vec<TableKey> = computer
             .idle
