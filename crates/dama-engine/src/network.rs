@@ -1062,7 +1062,7 @@ mod tests {
             let score = evaluate(&pos.to_position::<R>(), &t, &net);
             // The Spanish network, the mildest, scores it -69 centi-men (a corner man);
             // a zero or sign-flipped network fails. In a giveaway game the man fewer is the
-            // gain.
+            // gain: the Russian giveaway network scores it +92.
             let gain = if variant.is_giveaway() { -score } else { score };
             assert!(gain < -60, "{variant} {}: {score}", pos.fen());
         }
