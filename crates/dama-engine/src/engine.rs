@@ -671,7 +671,13 @@ impl Job {
         // How far the game has simplified: the share of the men that have left the board.
         let simplified =
             1.0 - f64::from(pattern::phase(&root)) / f64::from(pattern::phase_total::<R>().max(1));
-        let search_params = Params::current();
+        let mut search_params = Params::current();
+        if R::GOAL == dama_core::rules::Goal::Giveaway
+            && matches!(eval, Evaluator::Network(_))
+            && !search_params.probcut_giveaway_network
+        {
+            search_params.probcut_depth = 0;
+        }
         let threads = if params.noise > 0 {
             1
         } else {

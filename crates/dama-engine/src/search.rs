@@ -53,6 +53,11 @@ pub(crate) struct Params {
     /// Whether it also prunes positions with kings on the board (endings, where the
     /// evaluation predicts deep results worst and proofs of wins matter most).
     pub probcut_kings: bool,
+    /// Whether it also prunes in giveaway games played with a network. Off by default: its
+    /// margin, a few centi-men a ply, is nothing on the wide scores of a giveaway network, and
+    /// the Antidraughts network lost three forced wins of its suite to it (BENCHMARKS.md,
+    /// "Network evaluations for German, 80-square and Antidraughts").
+    pub probcut_giveaway_network: bool,
     /// Lower the history of the quiet moves tried before a cut-off.
     pub history_malus: bool,
     /// Quiet moves searched at the horizon: 0 none, 1 crowning moves, 2 also moves that give
@@ -88,6 +93,7 @@ pub(crate) const PARAMS: Params = Params {
     probcut_margin: 5,
     probcut_percent: 40,
     probcut_kings: false,
+    probcut_giveaway_network: false,
     history_malus: false,
     qs_moves: 0,
     lazy_margin: 80,
@@ -126,6 +132,7 @@ impl Params {
                 "probcut_margin" => self.probcut_margin = int()?.clamp(0, 1000),
                 "probcut_percent" => self.probcut_percent = int()?.clamp(1, 90),
                 "probcut_kings" => self.probcut_kings = int()? != 0,
+                "probcut_giveaway_network" => self.probcut_giveaway_network = int()? != 0,
                 "history_malus" => self.history_malus = int()? != 0,
                 "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
                 "lazy_margin" => self.lazy_margin = int()?.clamp(0, 10_000),
@@ -1384,6 +1391,12 @@ mod tests {
         assert_eq!(PARAMS.with_overrides("").unwrap(), PARAMS);
         // Values out of range are clamped; unknown names and bad values are errors.
         assert_eq!(PARAMS.with_overrides("qs_moves=9").unwrap().qs_moves, 2);
+        assert!(
+            PARAMS
+                .with_overrides("probcut_giveaway_network=1")
+                .unwrap()
+                .probcut_giveaway_network
+        );
         assert!(PARAMS.with_overrides("no_such=1").is_err());
         assert!(PARAMS.with_overrides("lmr_depth=x").is_err());
         assert!(PARAMS.with_overrides("lmr_divisor=0").is_err());
