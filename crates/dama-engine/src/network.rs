@@ -1060,8 +1060,8 @@ mod tests {
         let start = AnyPosition::start(variant);
         let even = evaluate(&start.to_position::<R>(), &t, &net);
         // Giveaway scores span further (the fits' k is 0.05 or 0.06 there, 0.13 to 0.7
-        // elsewhere): the Antidraughts network scores its start -43 though a 14-ply search
-        // finds it even. The diagonal Russian start scores +32.
+        // elsewhere): the Antidraughts network scores its start -43 where its own 14-ply
+        // search scores +43. The diagonal Russian start scores +32.
         let bound = if variant.is_giveaway() { 60 } else { 40 };
         assert!(even.abs() < bound, "{variant}: start {even}");
         let setup = *start.setup();
