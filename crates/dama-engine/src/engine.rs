@@ -672,6 +672,7 @@ impl Job {
         let simplified =
             1.0 - f64::from(pattern::phase(&root)) / f64::from(pattern::phase_total::<R>().max(1));
         let mut search_params = Params::current();
+        // No shallow-search pruning in giveaway games on a network (see the parameter).
         if R::GOAL == dama_core::rules::Goal::Giveaway
             && matches!(eval, Evaluator::Network(_))
             && !search_params.probcut_giveaway_network

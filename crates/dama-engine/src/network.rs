@@ -1065,13 +1065,9 @@ mod tests {
         let bound = if variant.is_giveaway() { 60 } else { 40 };
         assert!(even.abs() < bound, "{variant}: start {even}");
         let setup = *start.setup();
-        let own = match setup.side_to_move {
-            Color::White => setup.white,
-            Color::Black => setup.black,
-        };
         let mut total = 0;
         let mut count = 0;
-        for man in own.iter() {
+        for man in setup.pieces(setup.side_to_move).iter() {
             let mut fewer = setup;
             match setup.side_to_move {
                 Color::White => fewer.white.remove(man),
