@@ -1053,7 +1053,8 @@ mod tests {
     /// (a gain in a giveaway game), of more than 0.3 of a man on average over the men, for
     /// either side to move.
     fn builtin_plays<R: Rules>(variant: Variant) {
-        let net = Network::builtin(variant).unwrap_or_else(|| panic!("{variant}: unreadable"));
+        let net = Network::builtin(variant)
+            .unwrap_or_else(|| panic!("{variant}: no network, or an unreadable one"));
         assert_eq!(net.variant, variant.key());
         net.check::<R>().unwrap();
         let t = Tables::<Bb<R>>::new::<R>();
@@ -1095,12 +1096,9 @@ mod tests {
 
     #[test]
     fn builtin_networks_know_their_boards_and_material() {
-        for (variant, _) in BUILTIN {
-            dama_core::with_rules!(variant, R => builtin_plays::<R>(variant));
-        }
         // Every variant has one.
         for variant in Variant::ALL {
-            assert!(Network::builtin(variant).is_some(), "{variant}");
+            dama_core::with_rules!(variant, R => builtin_plays::<R>(variant));
         }
     }
 
