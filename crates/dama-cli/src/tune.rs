@@ -96,7 +96,7 @@ struct PlayArgs {
     /// Detours: at this share of the plies (per cent), a random move is played aside from the
     /// game (with the captures that must follow) and the quiet position reached is searched
     /// with half the nodes; such positions are written to `--detours-out`, with their search
-    /// score and no result (for `dama tune net --result-weight 0`).
+    /// score and no result (for `dama tune net --detours`).
     #[arg(long, default_value_t = 0, requires = "detours_out")]
     detours: u32,
     /// The data file for the detours' positions (created or appended to, like `--out`).
@@ -215,9 +215,15 @@ struct NetArgs {
     /// Variant of the data.
     #[arg(long, short = 'v', default_value = "international")]
     variant: String,
-    /// Training data files from `dama tune play` (repeatable).
+    /// Training data files from `dama tune play` or `dama tune import`: positions of games,
+    /// each with its game's result (repeatable).
     #[arg(long, required = true)]
     data: Vec<PathBuf>,
+    /// Detour files (from `dama tune play --detours-out` or `dama tune detours`): positions a
+    /// random move away from the games, which have a search score but no result. They are
+    /// fitted to their score alone and take no part in choosing `k` (repeatable).
+    #[arg(long)]
+    detours: Vec<PathBuf>,
     /// Write the fitted network here.
     #[arg(long)]
     out: PathBuf,
@@ -245,8 +251,9 @@ struct NetArgs {
     result_weight: f32,
     /// The scale of the logistic curve: a search score of `s` centi-men is the target
     /// `sigmoid(k · s / 100)`, and the network's output unit is `100 / k` centi-men. By
-    /// default the `k` with which the built-in linear weights best predict the results of a
-    /// sample of the data.
+    /// default the `k` with which the self-play search's own scores best predict the results
+    /// of the games (for games imported without scores: the one with which the built-in
+    /// linear weights do).
     #[arg(long, value_parser = positive_f64)]
     k: Option<f64>,
     /// Fit only the positions where neither side could capture (the side to move never can
@@ -664,26 +671,38 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         ));
     }
     let started = Instant::now();
-    let records = read_records(&args.data, variant, args.max_positions)?;
-    // The scale of centi-men: the one the linear weights are fitted with, on a sample.
-    let sample: Vec<selfplay::Record> = records
-        .iter()
-        .step_by((records.len() / 200_000).max(1))
-        .copied()
-        .collect();
-    let (sample, _) = train::dataset(variant, &sample, 0, Windows::Sparse);
+    let games = read_records(&args.data, variant, args.max_positions)?;
+    let detours = read_records(&args.detours, variant, args.max_positions)?;
     let k = match args.k {
         Some(k) => k,
-        None if sample.is_empty() => 1.0,
-        None => train::fit_k(&sample, &Weights::for_variant(variant)),
+        None => match net_train::score_k(&games) {
+            Some(k) => k,
+            None => {
+                // No search scores: the scale with which the linear weights predict the
+                // results, on a sample.
+                let sample: Vec<selfplay::Record> = games
+                    .iter()
+                    .step_by((games.len() / 200_000).max(1))
+                    .copied()
+                    .collect();
+                let (sample, _) = train::dataset(variant, &sample, 0, Windows::Sparse);
+                if sample.is_empty() {
+                    1.0
+                } else {
+                    train::fit_k(&sample, &Weights::for_variant(variant))
+                }
+            }
+        },
     };
-    let (data, skipped) = net_train::dataset(variant, &records, args.hold_out, args.settled);
-    let check: Vec<selfplay::Record> = records
+    let (data, skipped) =
+        net_train::dataset(variant, &games, &detours, args.hold_out, args.settled);
+    let check: Vec<selfplay::Record> = games
         .iter()
-        .step_by((records.len() / 5000).max(1))
+        .chain(&detours)
+        .step_by(((games.len() + detours.len()) / 5000).max(1))
         .copied()
         .collect();
-    drop(records);
+    drop((games, detours));
     if data.len() < 1000 {
         return Err(CliError(format!(
             "only {} positions: play more games",

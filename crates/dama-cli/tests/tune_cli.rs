@@ -331,9 +331,17 @@ fn self_play_data_fits_a_network_that_analyse_match_and_self_play_use() {
     assert!(std::fs::metadata(&detours).unwrap().len() > 20 * 58);
     let o = train(
         "russian",
-        &["--data", detours_s, "--epochs", "1", "--result-weight", "0"],
+        &[
+            "--detours",
+            detours_s,
+            "--epochs",
+            "1",
+            "--result-weight",
+            "0",
+        ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("k = "), "{}", text(&o.stderr));
     // Detours made afterwards from the stored games.
     let later = dir.join("later.dat");
     let later_s = later.to_str().unwrap();

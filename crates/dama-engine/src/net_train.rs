@@ -2,8 +2,9 @@
 //!
 //! Every quiet position of the data predicts its game's result for the side to move through
 //! `sigmoid(y)`, where `y` is the network's output in units of the logistic curve (the
-//! search's centi-men are `y · 100 / k`, `k` the scale the linear evaluation is fitted with,
-//! so that a man is still worth about 100). The weights minimise the cross-entropy between
+//! search's centi-men are `y · 100 / k`; [`score_k`] finds the `k` with which the self-play
+//! search's own scores best predict the results, so that the network speaks the search's
+//! centi-men). The weights minimise the cross-entropy between
 //! prediction and result (optionally blended with the self-play search's score) by Adam on
 //! mini-batches of shuffled positions, the gradient of each batch computed on several
 //! threads. Games whose number is a multiple of `hold_out` are held out to measure the error
@@ -47,7 +48,7 @@ pub struct NetDataset {
     pieces: Vec<u8>,
     /// Draw scale (out of 1).
     scale: Vec<f32>,
-    /// The game's result for the side to move (0, ½, 1).
+    /// The game's result for the side to move (0, ½, 1); NaN for a detour, which has none.
     result: Vec<f32>,
     /// The self-play search's score for the side to move, centi-men.
     score: Vec<f32>,
@@ -79,21 +80,25 @@ impl NetDataset {
     }
 }
 
-/// Builds the dataset of `records` of `variant`; the games whose number is a multiple of
+/// Builds the dataset of `variant` from the positions of self-play `games` and from
+/// `detours` (positions a random move away from the games, with a search score but no result
+/// of their own: their target is the score alone); the games whose number is a multiple of
 /// `hold_out_every` are held out (0: none). Records that are not legal positions are skipped;
 /// their number is returned with the dataset.
 pub fn dataset(
     variant: Variant,
-    records: &[Record],
+    games: &[Record],
+    detours: &[Record],
     hold_out_every: u32,
     settled: bool,
 ) -> (NetDataset, usize) {
-    with_rules!(variant, R => dataset_of::<R>(variant, records, hold_out_every, settled))
+    with_rules!(variant, R => dataset_of::<R>(variant, games, detours, hold_out_every, settled))
 }
 
 fn dataset_of<R: Rules>(
     variant: Variant,
-    records: &[Record],
+    games: &[Record],
+    detours: &[Record],
     hold_out_every: u32,
     settled: bool,
 ) -> (NetDataset, usize) {
@@ -108,7 +113,11 @@ fn dataset_of<R: Rules>(
     let mut skipped = 0;
     let mut views: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
     let mut scratch = Vec::new();
-    for r in records {
+    let records = games
+        .iter()
+        .map(|r| (r, true))
+        .chain(detours.iter().map(|r| (r, false)));
+    for (r, has_result) in records {
         let Ok(p) = r.position(variant) else {
             skipped += 1;
             continue;
@@ -141,7 +150,11 @@ fn dataset_of<R: Rules>(
         } else {
             -1.0
         };
-        d.result.push((sign * r.result as f32 + 1.0) / 2.0);
+        d.result.push(if has_result {
+            (sign * r.result as f32 + 1.0) / 2.0
+        } else {
+            f32::NAN
+        });
         d.score.push(sign * r.score as f32);
         d.held_out
             .push(hold_out_every > 0 && r.game % hold_out_every == 0);
@@ -345,7 +358,7 @@ fn quantization_error_of<R: Rules>(
     quantized: &Network,
     cp_per_unit: f32,
 ) -> (f64, f64) {
-    let (d, _) = dataset_of::<R>(variant, records, 0, false);
+    let (d, _) = dataset_of::<R>(variant, records, &[], 0, false);
     let t = Tables::<Bb<R>>::new::<R>();
     let mut acc = vec![0.0; 2 * net.hidden];
     let (mut sum, mut max, mut n) = (0.0f64, 0.0f64, 0);
@@ -441,16 +454,49 @@ impl Grad {
     }
 }
 
-/// The target of position `i`: its result, blended with its score.
+/// The target of position `i`: its result, blended with its score (a detour's score alone).
 #[inline]
 fn target(d: &NetDataset, c: &NetConfig, i: usize) -> f32 {
     let r = d.result[i];
-    if c.result_weight >= 1.0 {
-        r
+    if c.result_weight >= 1.0 && !r.is_nan() {
+        return r;
+    }
+    let s = sigmoid((c.k * d.score[i] as f64 / 100.0) as f32);
+    if r.is_nan() {
+        s
     } else {
-        let s = sigmoid((c.k * d.score[i] as f64 / 100.0) as f32);
         c.result_weight * r + (1.0 - c.result_weight) * s
     }
+}
+
+/// The scale `k` of the logistic curve with which the self-play search's own scores of the
+/// positions of `games` best predict their results (least cross-entropy between
+/// `sigmoid(k · score / 100)` and the result), on a sample of at most 200,000 positions.
+/// A network fitted with it reads a search score of `s` as the chance the search's scores
+/// carry in this variant, and its output is in the search's centi-men. A score of 0 predicts
+/// an even chance whatever `k`, so positions without a score (games imported from PDN files)
+/// do not move it; `None` when no position has a score.
+pub fn score_k(games: &[Record]) -> Option<f64> {
+    let sample: Vec<(f64, f64)> = games
+        .iter()
+        .step_by((games.len() / 200_000).max(1))
+        .map(|r| (r.score as f64 / 100.0, (r.result as f64 + 1.0) / 2.0))
+        .collect();
+    if sample.iter().all(|&(s, _)| s == 0.0) {
+        return None;
+    }
+    let loss = |k: f64| {
+        sample
+            .iter()
+            .map(|&(s, r)| {
+                // The cross-entropy of sigmoid(x) against r, written to stay finite for
+                // the largest scores: ln(1 + e^-|x|) + max(x, 0) - r·x.
+                let x = k * s;
+                (-x.abs()).exp().ln_1p() + x.max(0.0) - r * x
+            })
+            .sum::<f64>()
+    };
+    Some(crate::tune::best_k(loss))
 }
 
 /// Adds the gradient of the loss on the positions `batch` of `d` to `g`.
@@ -685,7 +731,7 @@ mod tests {
     #[test]
     fn fitting_lowers_the_error_and_the_network_evaluates_as_fitted() {
         let records = records();
-        let (d, skipped) = dataset(Variant::Russian, &records, 0, false);
+        let (d, skipped) = dataset(Variant::Russian, &records, &[], 0, false);
         assert_eq!(skipped, 0);
         assert_eq!(d.len(), records.len());
         for activation in Activation::ALL {
@@ -745,5 +791,81 @@ mod tests {
         // And the stored form reads back the same.
         let back = Network::from_bytes(&quantized.to_bytes()).unwrap();
         assert_eq!(back, quantized);
+    }
+
+    /// Records whose results are drawn with the chance `sigmoid(k · score / 100)`: scores
+    /// spread over ±600 centi-men, the results from a fixed pseudo-random sequence.
+    fn scored_records(k: f64, n: u32) -> Vec<Record> {
+        let mut rng = Rng(99);
+        (0..n)
+            .map(|i| {
+                let score = (rng.below(1201) as i16) - 600;
+                let p = 1.0 / (1.0 + (-k * score as f64 / 100.0).exp());
+                let u = rng.below(1_000_000) as f64 / 1_000_000.0;
+                Record {
+                    white: dama_core::SquareSet(0),
+                    black: dama_core::SquareSet(0),
+                    kings: dama_core::SquareSet(0),
+                    side: Color::White,
+                    result: if u < p { 1 } else { -1 },
+                    score,
+                    ply: 0,
+                    game: i,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_scale_is_the_one_the_scores_predict_the_results_with() {
+        for k in [0.3, 1.2] {
+            let found = score_k(&scored_records(k, 100_000)).unwrap();
+            assert!((found / k - 1.0).abs() < 0.05, "{found} for {k}");
+        }
+        // Positions without a score (games imported from PDN files) do not move it, and
+        // alone they give no scale.
+        let mut mixed = scored_records(0.3, 100_000);
+        let mut unscored = scored_records(1.2, 100_000);
+        for r in &mut unscored {
+            r.score = 0;
+        }
+        mixed.extend_from_slice(&unscored);
+        let found = score_k(&mixed).unwrap();
+        assert!((found / 0.3 - 1.0).abs() < 0.05, "{found}");
+        assert_eq!(score_k(&unscored), None);
+        assert_eq!(score_k(&[]), None);
+    }
+
+    #[test]
+    fn a_detour_is_fitted_to_its_score_and_a_game_position_to_its_result() {
+        let records = records();
+        let (games, detours) = records.split_at(records.len() / 2);
+        let (d, _) = dataset(Variant::Russian, games, detours, 0, false);
+        let mut c = NetConfig {
+            k: 0.5,
+            result_weight: 1.0,
+            epochs: 1,
+            batch: 256,
+            rate: 0.01,
+            weight_decay: 0.0,
+            threads: 1,
+            seed: 1,
+        };
+        for weight in [1.0, 0.5, 0.0] {
+            c.result_weight = weight;
+            for i in [0, games.len() - 1, games.len(), d.len() - 1] {
+                let s = sigmoid((c.k * d.score[i] as f64 / 100.0) as f32);
+                let expected = if i < games.len() {
+                    weight * d.result[i] + (1.0 - weight) * s
+                } else {
+                    assert!(d.result[i].is_nan());
+                    s
+                };
+                assert!(
+                    (target(&d, &c, i) - expected).abs() < 1e-6,
+                    "{i} at {weight}"
+                );
+            }
+        }
     }
 }
