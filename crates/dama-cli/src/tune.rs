@@ -646,7 +646,7 @@ fn detours(args: DetoursArgs) -> Result<(), CliError> {
 }
 
 fn net(args: NetArgs) -> Result<(), CliError> {
-    use dama_engine::{net_train, network, train};
+    use dama_engine::{net_train, network};
     let variant: Variant = args.variant.parse()?;
     if args.epochs == 0 || args.threads == 0 || args.threads > 64 || args.batch == 0 {
         return Err(CliError(
@@ -673,27 +673,10 @@ fn net(args: NetArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let games = read_records(&args.data, variant, args.max_positions)?;
     let detours = read_records(&args.detours, variant, args.max_positions)?;
-    let k = match args.k {
-        Some(k) => k,
-        None => match net_train::score_k(&games) {
-            Some(k) => k,
-            None => {
-                // No search scores: the scale with which the linear weights predict the
-                // results, on a sample.
-                let sample: Vec<selfplay::Record> = games
-                    .iter()
-                    .step_by((games.len() / 200_000).max(1))
-                    .copied()
-                    .collect();
-                let (sample, _) = train::dataset(variant, &sample, 0, Windows::Sparse);
-                if sample.is_empty() {
-                    1.0
-                } else {
-                    train::fit_k(&sample, &Weights::for_variant(variant))
-                }
-            }
-        },
-    };
+    let k = args
+        .k
+        .or_else(|| net_train::score_k(&games))
+        .unwrap_or_else(|| linear_k(variant, &games));
     let (data, skipped) =
         net_train::dataset(variant, &games, &detours, args.hold_out, args.settled);
     let check: Vec<selfplay::Record> = games
@@ -755,6 +738,24 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         .map_err(|e| CliError(format!("{}: {e}", args.out.display())))?;
     println!("network written to {}", args.out.display());
     Ok(())
+}
+
+/// The `k` with which the built-in linear weights best predict the results of a sample of
+/// `games` (1 if none is a legal position): the scale of a network fit for games without
+/// search scores.
+fn linear_k(variant: Variant, games: &[selfplay::Record]) -> f64 {
+    use dama_engine::train;
+    let sample: Vec<selfplay::Record> = games
+        .iter()
+        .step_by((games.len() / 200_000).max(1))
+        .copied()
+        .collect();
+    let (sample, _) = train::dataset(variant, &sample, 0, Windows::Sparse);
+    if sample.is_empty() {
+        1.0
+    } else {
+        train::fit_k(&sample, &Weights::for_variant(variant))
+    }
 }
 
 fn fit(args: FitArgs) -> Result<(), CliError> {

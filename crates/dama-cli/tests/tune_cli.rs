@@ -329,19 +329,28 @@ fn self_play_data_fits_a_network_that_analyse_match_and_self_play_use() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("appended"), "{}", text(&o.stdout));
     assert!(std::fs::metadata(&detours).unwrap().len() > 20 * 58);
-    let o = train(
-        "russian",
-        &[
-            "--detours",
-            detours_s,
-            "--epochs",
-            "1",
-            "--result-weight",
-            "0",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stderr).contains("k = "), "{}", text(&o.stderr));
+    // The fit's first line: "N positions (… held out, … skipped); k = K; …".
+    let fitted = |extra: &[&str]| {
+        let mut args = vec!["--epochs", "1", "--result-weight", "0"];
+        args.extend_from_slice(extra);
+        let o = train("russian", &args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let log = text(&o.stderr);
+        let first = log.lines().next().unwrap_or_default().to_string();
+        let positions: usize = first
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{log}"));
+        let k = first.split("k = ").nth(1).and_then(|k| k.split(';').next());
+        (positions, k.unwrap_or_else(|| panic!("{log}")).to_string())
+    };
+    let (alone, k_alone) = fitted(&[]);
+    let (with_detours, k_with) = fitted(&["--detours", detours_s]);
+    // The detours are fitted, and they have no result, so they do not change the scale
+    // (read as games, as drawn ones, they would pull it down).
+    assert!(with_detours > alone, "{with_detours} {alone}");
+    assert_eq!(k_with, k_alone);
     // Detours made afterwards from the stored games.
     let later = dir.join("later.dat");
     let later_s = later.to_str().unwrap();

@@ -457,21 +457,18 @@ impl Grad {
 /// The target of position `i`: its result, blended with its score (a detour's score alone).
 #[inline]
 fn target(d: &NetDataset, c: &NetConfig, i: usize) -> f32 {
-    let r = d.result[i];
-    if c.result_weight >= 1.0 && !r.is_nan() {
-        return r;
-    }
-    let s = sigmoid((c.k * d.score[i] as f64 / 100.0) as f32);
-    if r.is_nan() {
-        s
-    } else {
-        c.result_weight * r + (1.0 - c.result_weight) * s
+    let score = || sigmoid((c.k * d.score[i] as f64 / 100.0) as f32);
+    match d.result[i] {
+        r if r.is_nan() => score(),
+        r if c.result_weight >= 1.0 => r,
+        r => c.result_weight * r + (1.0 - c.result_weight) * score(),
     }
 }
 
 /// The scale `k` of the logistic curve with which the self-play search's own scores of the
 /// positions of `games` best predict their results (least cross-entropy between
-/// `sigmoid(k · score / 100)` and the result), on a sample of at most 200,000 positions.
+/// `sigmoid(k · score / 100)` and the result), on every n-th position (n the positions over
+/// 200,000, rounded down: all of them below 400,000, else 200,000 to 400,000).
 /// A network fitted with it reads a search score of `s` as the chance the search's scores
 /// carry in this variant, and its output is in the search's centi-men. A score of 0 predicts
 /// an even chance whatever `k`, so positions without a score (games imported from PDN files)
