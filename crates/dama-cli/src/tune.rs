@@ -4,7 +4,8 @@ use crate::CliError;
 use dama_core::Variant;
 use dama_engine::eval::Weights;
 use dama_engine::pattern::{Model, Windows};
-use dama_engine::{selfplay, tune};
+use dama_engine::selfplay::{self, DataKind};
+use dama_engine::tune;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -421,7 +422,7 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
         .open(path)
         .map_err(err)?;
     let mut out = std::io::BufWriter::new(file);
-    out.write_all(selfplay::header(variant).as_bytes())
+    out.write_all(selfplay::header(variant, DataKind::Games).as_bytes())
         .map_err(err)?;
     let (mut games, mut positions) = (0u32, 0usize);
     let report =
@@ -488,14 +489,14 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
             "--detours is a share in per cent (0 to 100)".into(),
         ));
     }
-    let (file, existing) = open_data(&args.out, variant)?;
+    let (file, existing) = open_data(&args.out, variant, DataKind::Games)?;
     let detours_file = match &args.detours_out {
         Some(path) if path == &args.out => {
             return Err(CliError(
                 "--detours-out must be another file than --out".into(),
             ))
         }
-        Some(path) => Some(open_data(path, variant)?.0),
+        Some(path) => Some(open_data(path, variant, DataKind::Detours)?.0),
         None => None,
     };
     let err = |e: std::io::Error| CliError(format!("{}: {e}", args.out.display()));
@@ -546,16 +547,31 @@ fn play(args: PlayArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Opens the data file `path` of `variant` to append to: a new file gets the header, an
-/// existing one must be a complete data file of the variant. Returns it and its records.
-fn open_data(path: &std::path::Path, variant: Variant) -> Result<(std::fs::File, usize), CliError> {
+/// Opens the data file `path` of `variant` to append `kind` records to: a new file gets the
+/// header, an existing one must be a complete data file of the variant holding that kind.
+/// Returns it and its records.
+fn open_data(
+    path: &std::path::Path,
+    variant: Variant,
+    kind: DataKind,
+) -> Result<(std::fs::File, usize), CliError> {
     let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
     let existing = match std::fs::File::open(path) {
-        Ok(f) => selfplay::read(std::io::BufReader::new(f), variant, usize::MAX)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?
-            .len(),
+        Ok(f) => {
+            let data = selfplay::read(std::io::BufReader::new(f), variant, usize::MAX)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            if data.kind != kind {
+                return Err(CliError(format!(
+                    "{}: holds {}, not {}: write to another file",
+                    path.display(),
+                    kind_name(data.kind),
+                    kind_name(kind)
+                )));
+            }
+            data.records.len()
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::write(path, selfplay::header(variant)).map_err(err)?;
+            std::fs::write(path, selfplay::header(variant, kind)).map_err(err)?;
             0
         }
         Err(e) => return Err(err(e)),
@@ -567,19 +583,38 @@ fn open_data(path: &std::path::Path, variant: Variant) -> Result<(std::fs::File,
     Ok((file, existing))
 }
 
+/// What a data file's header says its records are, in words.
+fn kind_name(kind: DataKind) -> &'static str {
+    match kind {
+        DataKind::Games => "game positions",
+        DataKind::Detours => "detours",
+    }
+}
+
 /// The records of data files of `variant` (at most `max_positions` a file), their games
-/// numbered apart across the files (the held-out split is by game).
+/// numbered apart across the files (the held-out split is by game). `want` is what the
+/// caller reads them as: game positions must come from files of games; detours may also
+/// come from files written before detours were marked, whose header says games.
 fn read_records(
     paths: &[PathBuf],
     variant: Variant,
     max_positions: usize,
+    want: DataKind,
 ) -> Result<Vec<selfplay::Record>, CliError> {
     let mut records = Vec::new();
     for path in paths {
         let f =
             std::fs::File::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        let mut r = selfplay::read(std::io::BufReader::new(f), variant, max_positions)
+        let data = selfplay::read(std::io::BufReader::new(f), variant, max_positions)
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        if want == DataKind::Games && data.kind == DataKind::Detours {
+            return Err(CliError(format!(
+                "{}: holds detours, positions without a game result; `dama tune net` takes \
+                 them with --detours",
+                path.display()
+            )));
+        }
+        let mut r = data.records;
         // Game numbers restart in every file: keep them apart for the held-out split.
         let offset = records.last().map_or(0, |x: &selfplay::Record| x.game + 1);
         for x in &mut r {
@@ -608,8 +643,8 @@ fn detours(args: DetoursArgs) -> Result<(), CliError> {
         Some(file) => load_eval(file, variant)?,
         None => EvalFile::default(),
     };
-    let records = read_records(&args.data, variant, usize::MAX)?;
-    let (file, existing) = open_data(&args.out, variant)?;
+    let records = read_records(&args.data, variant, usize::MAX, DataKind::Games)?;
+    let (file, existing) = open_data(&args.out, variant, DataKind::Detours)?;
     let started = Instant::now();
     let total = records.len();
     let written = selfplay::detours_from(
@@ -671,8 +706,13 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         ));
     }
     let started = Instant::now();
-    let games = read_records(&args.data, variant, args.max_positions)?;
-    let detours = read_records(&args.detours, variant, args.max_positions)?;
+    let games = read_records(&args.data, variant, args.max_positions, DataKind::Games)?;
+    let detours = read_records(
+        &args.detours,
+        variant,
+        args.max_positions,
+        DataKind::Detours,
+    )?;
     let k = args
         .k
         .or_else(|| net_train::score_k(&games))
@@ -799,7 +839,7 @@ fn fit(args: FitArgs) -> Result<(), CliError> {
         }
     };
     let started = Instant::now();
-    let records = read_records(&args.data, played_in, args.max_positions)?;
+    let records = read_records(&args.data, played_in, args.max_positions, DataKind::Games)?;
     let (data, skipped) = train::dataset(variant, &records, args.hold_out, args.windows);
     drop(records);
     if data.len() < 1000 {

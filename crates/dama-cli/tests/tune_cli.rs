@@ -329,6 +329,27 @@ fn self_play_data_fits_a_network_that_analyse_match_and_self_play_use() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("appended"), "{}", text(&o.stdout));
     assert!(std::fs::metadata(&detours).unwrap().len() > 20 * 58);
+    // The detours' file says what it holds, so it cannot be mistaken for games: not as a
+    // fit's game data, nor as the file a run appends its games to.
+    assert!(std::fs::read(&detours)
+        .unwrap()
+        .starts_with(b"dama-selfplay 1 russian detours\n"));
+    let o = train("russian", &["--epochs", "1", "--data", detours_s]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("holds detours") && text(&o.stderr).lines().count() == 1,
+        "{}",
+        text(&o.stderr)
+    );
+    let o = dama(&[
+        "tune", "play", "-v", "russian", "--games", "2", "--nodes", "200", "--out", detours_s,
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("holds detours, not game positions"),
+        "{}",
+        text(&o.stderr)
+    );
     // The fit's first line: "N positions (… held out, … skipped); k = K; …".
     let fitted = |extra: &[&str]| {
         let mut args = vec!["--epochs", "1", "--result-weight", "0"];

@@ -711,7 +711,7 @@ mod tests {
             starts: std::sync::Arc::new([]),
             detours: 0,
         };
-        let mut data = selfplay::header(Variant::Russian).into_bytes();
+        let mut data = selfplay::header(Variant::Russian, selfplay::DataKind::Games).into_bytes();
         let stop = AtomicBool::new(false);
         selfplay::run(
             &config,
@@ -722,7 +722,9 @@ mod tests {
             &|_, _| {},
         )
         .unwrap();
-        selfplay::read(&data[..], Variant::Russian, usize::MAX).unwrap()
+        selfplay::read(&data[..], Variant::Russian, usize::MAX)
+            .unwrap()
+            .records
     }
 
     #[test]

@@ -81,9 +81,61 @@ impl From<io::Error> for DataError {
     }
 }
 
-/// The header line of a data file of `variant`.
-pub fn header(variant: Variant) -> String {
-    format!("dama-selfplay 1 {}\n", variant.key())
+/// What the records of a data file are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataKind {
+    /// Positions of games, each with its game's result (and, from self-play, a search score).
+    Games,
+    /// Detours: positions a random move away from a game, with a search score and no result
+    /// (their result field is 0 and means nothing).
+    Detours,
+}
+
+/// The header line of a data file of `variant` holding `kind` records. Files written before
+/// detours were marked have the games header whatever they hold.
+pub fn header(variant: Variant, kind: DataKind) -> String {
+    match kind {
+        DataKind::Games => format!("dama-selfplay 1 {}\n", variant.key()),
+        DataKind::Detours => format!("dama-selfplay 1 {} detours\n", variant.key()),
+    }
+}
+
+/// The records of a data file and what they are.
+#[derive(Clone, Debug)]
+pub struct Data {
+    /// What the header says the records are.
+    pub kind: DataKind,
+    /// The records, in file order.
+    pub records: Vec<Record>,
+}
+
+/// Reads the header line of a data file (at most 64 bytes, up to its newline) and returns
+/// the variant key and the kind it names.
+fn read_header(input: &mut impl Read) -> Result<(String, DataKind), DataError> {
+    let mut line = Vec::new();
+    let mut byte = [0u8];
+    loop {
+        input.read_exact(&mut byte).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => DataError::BadHeader,
+            _ => DataError::Io(e),
+        })?;
+        if byte[0] == b'\n' {
+            break;
+        }
+        if line.len() >= 64 {
+            return Err(DataError::BadHeader);
+        }
+        line.push(byte[0]);
+    }
+    let text = std::str::from_utf8(&line).map_err(|_| DataError::BadHeader)?;
+    let rest = text
+        .strip_prefix("dama-selfplay 1 ")
+        .ok_or(DataError::BadHeader)?;
+    match rest.split(' ').collect::<Vec<_>>()[..] {
+        [v] if !v.is_empty() => Ok((v.to_string(), DataKind::Games)),
+        [v, "detours"] if !v.is_empty() => Ok((v.to_string(), DataKind::Detours)),
+        _ => Err(DataError::BadHeader),
+    }
 }
 
 impl Record {
@@ -185,28 +237,16 @@ pub fn game_records(start: &AnyPosition, moves: &[AnyMove], result: i8, game: u3
     out
 }
 
-/// Reads the records of a data file of `variant`, at most `limit` of them.
+/// Reads the records of a data file of `variant`, at most `limit` of them, and what the
+/// header says they are.
 ///
 /// # Errors
 /// See [`DataError`]. Records are checked for range, not for legality (see
 /// [`Record::position`]).
-pub fn read(
-    mut input: impl Read,
-    variant: Variant,
-    limit: usize,
-) -> Result<Vec<Record>, DataError> {
-    let expected = header(variant);
-    let mut head = vec![0; expected.len()];
-    input.read_exact(&mut head).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => DataError::BadHeader,
-        _ => DataError::Io(e),
-    })?;
-    if head != expected.as_bytes() {
-        let text = String::from_utf8_lossy(&head);
-        return Err(match text.strip_prefix("dama-selfplay 1 ") {
-            Some(v) => DataError::WrongVariant(v.trim().to_string()),
-            None => DataError::BadHeader,
-        });
+pub fn read(mut input: impl Read, variant: Variant, limit: usize) -> Result<Data, DataError> {
+    let (key, kind) = read_header(&mut input)?;
+    if key != variant.key() {
+        return Err(DataError::WrongVariant(key));
     }
     let mut out = Vec::new();
     let mut buf = [0; Record::SIZE];
@@ -220,7 +260,7 @@ pub fn read(
             filled += n;
         }
         if filled == 0 {
-            return Ok(out);
+            return Ok(Data { kind, records: out });
         }
         if filled < Record::SIZE {
             return Err(DataError::Truncated(out.len()));
@@ -648,7 +688,7 @@ mod tests {
             }]),
             detours: 0,
         };
-        let mut data = header(Variant::Russian).into_bytes();
+        let mut data = header(Variant::Russian, DataKind::Games).into_bytes();
         let stop = AtomicBool::new(false);
         run(
             &config,
@@ -659,7 +699,9 @@ mod tests {
             &|_, _| {},
         )
         .unwrap();
-        let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
+        let records = read(&data[..], Variant::Russian, usize::MAX)
+            .unwrap()
+            .records;
         let mut first = std::collections::HashMap::new();
         for r in &records {
             let e = first.entry(r.game).or_insert(*r);
@@ -698,8 +740,8 @@ mod tests {
         };
         let stop = AtomicBool::new(false);
         let play = |config: &Config| {
-            let mut games = header(Variant::Russian).into_bytes();
-            let mut detours = header(Variant::Russian).into_bytes();
+            let mut games = header(Variant::Russian, DataKind::Games).into_bytes();
+            let mut detours = header(Variant::Russian, DataKind::Detours).into_bytes();
             run(
                 config,
                 &|| default_engine(1),
@@ -710,8 +752,12 @@ mod tests {
             )
             .unwrap();
             (
-                read(&games[..], Variant::Russian, usize::MAX).unwrap(),
-                read(&detours[..], Variant::Russian, usize::MAX).unwrap(),
+                read(&games[..], Variant::Russian, usize::MAX)
+                    .unwrap()
+                    .records,
+                read(&detours[..], Variant::Russian, usize::MAX)
+                    .unwrap()
+                    .records,
             )
         };
         let (plain, none) = play(&config);
@@ -761,7 +807,7 @@ mod tests {
             detours: 0,
         };
         let stop = AtomicBool::new(false);
-        let mut data = header(Variant::Russian).into_bytes();
+        let mut data = header(Variant::Russian, DataKind::Games).into_bytes();
         run(
             &config,
             &|| default_engine(1),
@@ -771,8 +817,10 @@ mod tests {
             &|_, _| {},
         )
         .unwrap();
-        let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
-        let mut out = header(Variant::Russian).into_bytes();
+        let records = read(&data[..], Variant::Russian, usize::MAX)
+            .unwrap()
+            .records;
+        let mut out = header(Variant::Russian, DataKind::Detours).into_bytes();
         let n = detours_from(
             &records,
             Variant::Russian,
@@ -786,6 +834,8 @@ mod tests {
         )
         .unwrap();
         let detours = read(&out[..], Variant::Russian, usize::MAX).unwrap();
+        assert_eq!(detours.kind, DataKind::Detours);
+        let detours = detours.records;
         assert_eq!(detours.len() as u64, n);
         assert!(
             n as usize > records.len() / 4 && (n as usize) < records.len() * 3 / 4,
@@ -830,7 +880,7 @@ mod tests {
             starts: Arc::new([]),
             detours: 0,
         };
-        let mut data = header(Variant::Russian).into_bytes();
+        let mut data = header(Variant::Russian, DataKind::Games).into_bytes();
         let stop = AtomicBool::new(false);
         let n = run(
             &config,
@@ -842,7 +892,9 @@ mod tests {
         )
         .unwrap();
         assert!(n > 20, "{n}");
-        let records = read(&data[..], Variant::Russian, usize::MAX).unwrap();
+        let read_back = read(&data[..], Variant::Russian, usize::MAX).unwrap();
+        assert_eq!(read_back.kind, DataKind::Games);
+        let records = read_back.records;
         assert_eq!(records.len() as u64, n);
         for r in &records {
             let p = r.position(Variant::Russian).unwrap();
@@ -859,9 +911,33 @@ mod tests {
             read(&data[..], Variant::English, usize::MAX),
             Err(DataError::WrongVariant(v)) if v == "russian"
         ));
+        for bad_header in [
+            &b"hello"[..],
+            b"hello\n",
+            b"dama-selfplay 1 \n",
+            b"dama-selfplay 1 russian games\n",
+            b"dama-selfplay 1 russian detours extra\n",
+            b"dama-selfplay 2 russian\n",
+            &[b'x'; 100],
+        ] {
+            assert!(
+                matches!(
+                    read(bad_header, Variant::Russian, 10),
+                    Err(DataError::BadHeader)
+                ),
+                "{}",
+                String::from_utf8_lossy(bad_header)
+            );
+        }
+        // The same records under the detours header read back as detours.
+        let mut marked = header(Variant::Russian, DataKind::Detours).into_bytes();
+        marked.extend_from_slice(&data[header(Variant::Russian, DataKind::Games).len()..]);
+        let as_detours = read(&marked[..], Variant::Russian, usize::MAX).unwrap();
+        assert_eq!(as_detours.kind, DataKind::Detours);
+        assert_eq!(as_detours.records, records);
         assert!(matches!(
-            read(&b"hello"[..], Variant::Russian, 10),
-            Err(DataError::BadHeader)
+            read(&marked[..], Variant::English, usize::MAX),
+            Err(DataError::WrongVariant(v)) if v == "russian"
         ));
         assert!(matches!(
             read(&data[..data.len() - 3], Variant::Russian, usize::MAX),
@@ -872,7 +948,7 @@ mod tests {
             Err(DataError::TooLarge(5))
         ));
         let mut bad = data.clone();
-        let at = header(Variant::Russian).len() + 48;
+        let at = header(Variant::Russian, DataKind::Games).len() + 48;
         bad[at] = 7;
         assert!(matches!(
             read(&bad[..], Variant::Russian, usize::MAX),

@@ -468,7 +468,7 @@ mod tests {
             starts: std::sync::Arc::new([]),
             detours: 0,
         };
-        let mut data = selfplay::header(Variant::Russian).into_bytes();
+        let mut data = selfplay::header(Variant::Russian, selfplay::DataKind::Games).into_bytes();
         let stop = AtomicBool::new(false);
         selfplay::run(
             &config,
@@ -479,7 +479,9 @@ mod tests {
             &|_, _| {},
         )
         .unwrap();
-        let records = selfplay::read(&data[..], Variant::Russian, usize::MAX).unwrap();
+        let records = selfplay::read(&data[..], Variant::Russian, usize::MAX)
+            .unwrap()
+            .records;
         // Every layout of windows; the engine finds the layout from the model's tables.
         let mut strips = None;
         for windows in Windows::ALL {
