@@ -94,11 +94,18 @@ pub enum DataKind {
 /// The header line of a data file of `variant` holding `kind` records. Files written before
 /// detours were marked have the games header whatever they hold.
 pub fn header(variant: Variant, kind: DataKind) -> String {
-    match kind {
-        DataKind::Games => format!("dama-selfplay 1 {}\n", variant.key()),
-        DataKind::Detours => format!("dama-selfplay 1 {} detours\n", variant.key()),
-    }
+    let mark = match kind {
+        DataKind::Games => "",
+        DataKind::Detours => DETOURS_MARK,
+    };
+    format!("{HEADER_START}{}{mark}\n", variant.key())
 }
+
+/// The header line's start; the variant's key follows.
+const HEADER_START: &str = "dama-selfplay 1 ";
+
+/// What follows the variant's key in the header of a detours file.
+const DETOURS_MARK: &str = " detours";
 
 /// The records of a data file and what they are.
 #[derive(Clone, Debug)]
@@ -129,13 +136,16 @@ fn read_header(input: &mut impl Read) -> Result<(String, DataKind), DataError> {
     }
     let text = std::str::from_utf8(&line).map_err(|_| DataError::BadHeader)?;
     let rest = text
-        .strip_prefix("dama-selfplay 1 ")
+        .strip_prefix(HEADER_START)
         .ok_or(DataError::BadHeader)?;
-    match rest.split(' ').collect::<Vec<_>>()[..] {
-        [v] if !v.is_empty() => Ok((v.to_string(), DataKind::Games)),
-        [v, "detours"] if !v.is_empty() => Ok((v.to_string(), DataKind::Detours)),
-        _ => Err(DataError::BadHeader),
+    let (key, kind) = match rest.strip_suffix(DETOURS_MARK) {
+        Some(key) => (key, DataKind::Detours),
+        None => (rest, DataKind::Games),
+    };
+    if key.is_empty() || key.contains(' ') {
+        return Err(DataError::BadHeader);
     }
+    Ok((key.to_string(), kind))
 }
 
 impl Record {
