@@ -693,7 +693,6 @@ pub fn fit(
 mod tests {
     use super::*;
     use crate::selfplay;
-    use std::sync::atomic::AtomicBool;
 
     /// A few fast self-play games of Russian, on one thread so that the games are the same on
     /// every run (each thread keeps its own hash table from game to game).
@@ -711,20 +710,7 @@ mod tests {
             starts: std::sync::Arc::new([]),
             detours: 0,
         };
-        let mut data = selfplay::header(Variant::Russian, selfplay::DataKind::Games).into_bytes();
-        let stop = AtomicBool::new(false);
-        selfplay::run(
-            &config,
-            &|| selfplay::default_engine(2),
-            &mut data,
-            None,
-            &stop,
-            &|_, _| {},
-        )
-        .unwrap();
-        selfplay::read(&data[..], Variant::Russian, usize::MAX)
-            .unwrap()
-            .records
+        crate::test_support::russian_selfplay(&config, 2).0
     }
 
     #[test]

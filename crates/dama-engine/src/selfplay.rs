@@ -698,20 +698,7 @@ mod tests {
             }]),
             detours: 0,
         };
-        let mut data = header(Variant::Russian, DataKind::Games).into_bytes();
-        let stop = AtomicBool::new(false);
-        run(
-            &config,
-            &|| default_engine(1),
-            &mut data,
-            None,
-            &stop,
-            &|_, _| {},
-        )
-        .unwrap();
-        let records = read(&data[..], Variant::Russian, usize::MAX)
-            .unwrap()
-            .records;
+        let (records, _) = crate::test_support::russian_selfplay(&config, 1);
         let mut first = std::collections::HashMap::new();
         for r in &records {
             let e = first.entry(r.game).or_insert(*r);
@@ -748,28 +735,7 @@ mod tests {
             starts: Arc::new([]),
             detours: 0,
         };
-        let stop = AtomicBool::new(false);
-        let play = |config: &Config| {
-            let mut games = header(Variant::Russian, DataKind::Games).into_bytes();
-            let mut detours = header(Variant::Russian, DataKind::Detours).into_bytes();
-            run(
-                config,
-                &|| default_engine(1),
-                &mut games,
-                Some(&mut detours),
-                &stop,
-                &|_, _| {},
-            )
-            .unwrap();
-            (
-                read(&games[..], Variant::Russian, usize::MAX)
-                    .unwrap()
-                    .records,
-                read(&detours[..], Variant::Russian, usize::MAX)
-                    .unwrap()
-                    .records,
-            )
-        };
+        let play = |config: &Config| crate::test_support::russian_selfplay(config, 1);
         let (plain, none) = play(&config);
         assert!(none.is_empty());
         config.detours = 40;
@@ -816,20 +782,7 @@ mod tests {
             starts: Arc::new([]),
             detours: 0,
         };
-        let stop = AtomicBool::new(false);
-        let mut data = header(Variant::Russian, DataKind::Games).into_bytes();
-        run(
-            &config,
-            &|| default_engine(1),
-            &mut data,
-            None,
-            &stop,
-            &|_, _| {},
-        )
-        .unwrap();
-        let records = read(&data[..], Variant::Russian, usize::MAX)
-            .unwrap()
-            .records;
+        let (records, _) = crate::test_support::russian_selfplay(&config, 1);
         let mut out = header(Variant::Russian, DataKind::Detours).into_bytes();
         let n = detours_from(
             &records,

@@ -1,5 +1,6 @@
 //! Helpers shared by the unit tests.
 
+use crate::selfplay;
 use dama_core::rules::Rules;
 use dama_core::{AnyPosition, Position, Setup, SquareSet, Variant};
 
@@ -53,4 +54,32 @@ pub(crate) fn random_game<R: Rules>(variant: Variant, plies: usize, seed: u64) -
         out.push(pos);
     }
     out
+}
+
+/// Self-play games of Russian played in memory with `config`, each worker's engine made by
+/// [`selfplay::default_engine`] with `engine_seed`: the game positions and the detours (a
+/// detours output is always given, so a run asked for none must write none to it).
+pub(crate) fn russian_selfplay(
+    config: &selfplay::Config,
+    engine_seed: u64,
+) -> (Vec<selfplay::Record>, Vec<selfplay::Record>) {
+    use selfplay::DataKind;
+    let mut games = selfplay::header(Variant::Russian, DataKind::Games).into_bytes();
+    let mut detours = selfplay::header(Variant::Russian, DataKind::Detours).into_bytes();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    selfplay::run(
+        config,
+        &|| selfplay::default_engine(engine_seed),
+        &mut games,
+        Some(&mut detours),
+        &stop,
+        &|_, _| {},
+    )
+    .unwrap();
+    let read = |bytes: &[u8]| {
+        selfplay::read(bytes, Variant::Russian, usize::MAX)
+            .unwrap()
+            .records
+    };
+    (read(&games), read(&detours))
 }

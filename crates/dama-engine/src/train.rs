@@ -450,7 +450,6 @@ pub fn fit(
 mod tests {
     use super::*;
     use crate::selfplay;
-    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn fitting_lowers_the_error_and_the_model_evaluates_as_fitted() {
@@ -468,20 +467,7 @@ mod tests {
             starts: std::sync::Arc::new([]),
             detours: 0,
         };
-        let mut data = selfplay::header(Variant::Russian, selfplay::DataKind::Games).into_bytes();
-        let stop = AtomicBool::new(false);
-        selfplay::run(
-            &config,
-            &|| selfplay::default_engine(2),
-            &mut data,
-            None,
-            &stop,
-            &|_, _| {},
-        )
-        .unwrap();
-        let records = selfplay::read(&data[..], Variant::Russian, usize::MAX)
-            .unwrap()
-            .records;
+        let (records, _) = crate::test_support::russian_selfplay(&config, 2);
         // Every layout of windows; the engine finds the layout from the model's tables.
         let mut strips = None;
         for windows in Windows::ALL {
