@@ -710,7 +710,7 @@ mod tests {
             starts: std::sync::Arc::new([]),
             detours: 0,
         };
-        crate::test_support::russian_selfplay(&config, 2).0
+        crate::test_support::selfplay_in_memory(&config, 2).0
     }
 
     #[test]

@@ -698,7 +698,7 @@ mod tests {
             }]),
             detours: 0,
         };
-        let (records, _) = crate::test_support::russian_selfplay(&config, 1);
+        let (records, _) = crate::test_support::selfplay_in_memory(&config, 1);
         let mut first = std::collections::HashMap::new();
         for r in &records {
             let e = first.entry(r.game).or_insert(*r);
@@ -735,7 +735,7 @@ mod tests {
             starts: Arc::new([]),
             detours: 0,
         };
-        let play = |config: &Config| crate::test_support::russian_selfplay(config, 1);
+        let play = |config: &Config| crate::test_support::selfplay_in_memory(config, 1);
         let (plain, none) = play(&config);
         assert!(none.is_empty());
         config.detours = 40;
@@ -782,7 +782,7 @@ mod tests {
             starts: Arc::new([]),
             detours: 0,
         };
-        let (records, _) = crate::test_support::russian_selfplay(&config, 1);
+        let (records, _) = crate::test_support::selfplay_in_memory(&config, 1);
         let mut out = header(Variant::Russian, DataKind::Detours).into_bytes();
         let n = detours_from(
             &records,

@@ -56,16 +56,17 @@ pub(crate) fn random_game<R: Rules>(variant: Variant, plies: usize, seed: u64) -
     out
 }
 
-/// Self-play games of Russian played in memory with `config`, each worker's engine made by
+/// Self-play games played in memory with `config` (its variant), each worker's engine made by
 /// [`selfplay::default_engine`] with `engine_seed`: the game positions and the detours (a
 /// detours output is always given, so a run asked for none must write none to it).
-pub(crate) fn russian_selfplay(
+pub(crate) fn selfplay_in_memory(
     config: &selfplay::Config,
     engine_seed: u64,
 ) -> (Vec<selfplay::Record>, Vec<selfplay::Record>) {
     use selfplay::DataKind;
-    let mut games = selfplay::header(Variant::Russian, DataKind::Games).into_bytes();
-    let mut detours = selfplay::header(Variant::Russian, DataKind::Detours).into_bytes();
+    let variant = config.variant;
+    let mut games = selfplay::header(variant, DataKind::Games).into_bytes();
+    let mut detours = selfplay::header(variant, DataKind::Detours).into_bytes();
     let stop = std::sync::atomic::AtomicBool::new(false);
     selfplay::run(
         config,
@@ -76,10 +77,6 @@ pub(crate) fn russian_selfplay(
         &|_, _| {},
     )
     .unwrap();
-    let read = |bytes: &[u8]| {
-        selfplay::read(bytes, Variant::Russian, usize::MAX)
-            .unwrap()
-            .records
-    };
+    let read = |bytes: &[u8]| selfplay::read(bytes, variant, usize::MAX).unwrap().records;
     (read(&games), read(&detours))
 }

@@ -467,7 +467,7 @@ mod tests {
             starts: std::sync::Arc::new([]),
             detours: 0,
         };
-        let (records, _) = crate::test_support::russian_selfplay(&config, 2);
+        let (records, _) = crate::test_support::selfplay_in_memory(&config, 2);
         // Every layout of windows; the engine finds the layout from the model's tables.
         let mut strips = None;
         for windows in Windows::ALL {
