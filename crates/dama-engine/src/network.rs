@@ -720,32 +720,18 @@ impl<B: Bitboard> Stack<B> {
         self.step(net, ply - 1, ply);
     }
 
-    /// The accumulators of `ply` summed from its pieces: every piece's row added to the
-    /// biases in registers, as a step adds a move's.
+    /// The accumulators of `ply` summed from its pieces: each is a change from the empty
+    /// board, whose accumulators are the biases, added in registers as a step's are.
     fn fresh(&mut self, prepared: &Prepared, ply: usize) {
         let net = &*prepared.network;
         let h = self.hidden;
-        let adds = &mut self.adds;
-        adds.len = 0;
-        let mut direct = [[0; MAX_BUCKETS]; 2];
-        for (piece, set) in self.pieces[ply].into_iter().enumerate() {
-            for sq in set.iter() {
-                let [white, black] = adds.push(&self.squares, piece, sq);
-                add_direct(&mut direct[0], &prepared.direct[white], 1);
-                add_direct(&mut direct[1], &prepared.direct[black], 1);
-            }
-        }
-        self.direct[ply] = direct;
+        let none = [[0; MAX_BUCKETS]; 2];
+        self.direct[ply] = self.changes(prepared, [B::EMPTY; 4], self.pieces[ply], none);
         let values = &mut self.values[ply * 2 * h..(ply + 1) * 2 * h];
         for view in 0..2 {
-            let rows = &adds.rows[view][..adds.len];
-            update(
-                net,
-                &mut values[view * h..(view + 1) * h],
-                &net.input_bias,
-                rows,
-                &[],
-            );
+            let adds = &self.adds.rows[view][..self.adds.len];
+            let dst = &mut values[view * h..(view + 1) * h];
+            update(net, dst, &net.input_bias, adds, &[]);
         }
         self.known[ply] = true;
     }
@@ -757,10 +743,33 @@ impl<B: Bitboard> Stack<B> {
         let net = &*prepared.network;
         let h = self.hidden;
         let (old, new) = (self.pieces[from], self.pieces[to]);
+        self.direct[to] = self.changes(prepared, old, new, self.direct[from]);
+        let (above, here) = self.values.split_at_mut(to * 2 * h);
+        let above = &above[from * 2 * h..(from + 1) * 2 * h];
+        let here = &mut here[..2 * h];
+        let (adds, subs) = (&self.adds, &self.subs);
+        for view in 0..2 {
+            let range = view * h..(view + 1) * h;
+            let (adds, subs) = (&adds.rows[view][..adds.len], &subs.rows[view][..subs.len]);
+            update(net, &mut here[range.clone()], &above[range], adds, subs);
+        }
+        self.known[to] = true;
+    }
+
+    /// Lists the rows of the pieces that came (in `adds`) and went (in `subs`) between the
+    /// pieces `old` and `new`, and returns the direct sums `direct` of `old` brought up to
+    /// date by them.
+    #[inline(always)]
+    fn changes(
+        &mut self,
+        prepared: &Prepared,
+        old: [B; 4],
+        new: [B; 4],
+        mut direct: [[i32; MAX_BUCKETS]; 2],
+    ) -> [[i32; MAX_BUCKETS]; 2] {
         let (adds, subs) = (&mut self.adds, &mut self.subs);
         adds.len = 0;
         subs.len = 0;
-        let mut direct = self.direct[from];
         for piece in 0..4 {
             let changed = old[piece] ^ new[piece];
             if changed.is_empty() {
@@ -775,16 +784,7 @@ impl<B: Bitboard> Stack<B> {
                 add_direct(&mut direct[1], &prepared.direct[black], sign);
             }
         }
-        self.direct[to] = direct;
-        let (above, here) = self.values.split_at_mut(to * 2 * h);
-        let above = &above[from * 2 * h..(from + 1) * 2 * h];
-        let here = &mut here[..2 * h];
-        for view in 0..2 {
-            let range = view * h..(view + 1) * h;
-            let (adds, subs) = (&adds.rows[view][..adds.len], &subs.rows[view][..subs.len]);
-            update(net, &mut here[range.clone()], &above[range], adds, subs);
-        }
-        self.known[to] = true;
+        direct
     }
 }
 
