@@ -227,6 +227,29 @@ fn a_closed_output_pipe_ends_analyse_quietly() {
     assert_eq!(status.signal(), Some(13), "{status:?}: {err}");
 }
 
+/// `DAMA_SEARCH=move_time_stop=P`: with a fixed time a move, no iteration starts after P per
+/// cent of it. At 100 the time is used whole; at 1 the search ends with the first iteration
+/// past a few milliseconds.
+#[test]
+fn move_time_stop_decides_how_much_of_a_move_time_is_used() {
+    let run = |stop: &str| {
+        let started = std::time::Instant::now();
+        let o = Command::new(env!("CARGO_BIN_EXE_dama"))
+            .args(["analyse", "-v", "russian", "--time", "1"])
+            .env("DAMA_SEARCH", format!("move_time_stop={stop}"))
+            .output()
+            .expect("run dama");
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("best move"), "{}", stdout(&o));
+        started.elapsed()
+    };
+    let whole = run("100");
+    assert!(whole.as_secs_f64() >= 0.99, "{whole:?}");
+    // The default, 60, could not end before 0.6 s.
+    let least = run("1");
+    assert!(least.as_secs_f64() < 0.5, "{least:?}");
+}
+
 /// `dama shots` on one position, on a PDN file and on the same game inside JSON; bad input.
 #[test]
 fn shots_in_positions_and_games() {

@@ -81,6 +81,14 @@ pub(crate) struct Params {
     /// ...and from a position without men ([`crate::Limits`]'s budget goes from one to the
     /// other as the men leave the board).
     pub time_moves_end: u32,
+    /// No new iteration starts after this share of the time budget, in per cent: on a clock
+    /// (of its soft target)...
+    pub time_stop: u32,
+    /// ...and with a fixed time a move.
+    pub move_time_stop: u32,
+    /// When time stops an iteration: its best move replaces the last iteration's if it beat
+    /// the move that led (`false`: only if its score is also above the last iteration's).
+    pub partial_best: bool,
 }
 
 pub(crate) const PARAMS: Params = Params {
@@ -100,6 +108,9 @@ pub(crate) const PARAMS: Params = Params {
     endgame_root: 12,
     time_moves: 30,
     time_moves_end: 30,
+    time_stop: 60,
+    move_time_stop: 60,
+    partial_best: false,
 };
 
 impl Params {
@@ -139,6 +150,9 @@ impl Params {
                 "endgame_root" => self.endgame_root = int()?.clamp(0, 1_000) as u32,
                 "time_moves" => self.time_moves = int()?.clamp(1, 50) as u32,
                 "time_moves_end" => self.time_moves_end = int()?.clamp(1, 50) as u32,
+                "time_stop" => self.time_stop = int()?.clamp(1, 100) as u32,
+                "move_time_stop" => self.move_time_stop = int()?.clamp(1, 100) as u32,
+                "partial_best" => self.partial_best = int()? != 0,
                 _ => return Err(format!("unknown search parameter {name:?}")),
             }
         }
@@ -1252,7 +1266,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                         let first = &moves[0];
                         if first.score > -INFINITE
                             && first.mv != b.pv[0]
-                            && first.score > b.score
+                            && (first.score > b.score || self.shared.params.partial_best)
                             && !self.pv[0].is_empty()
                         {
                             b.pv = self.pv[0].clone();
@@ -1297,7 +1311,13 @@ impl<'a, R: Rules> Searcher<'a, R> {
             if !pondering {
                 if let Some((soft, _)) = self.shared.budget {
                     let elapsed = self.shared.control.elapsed();
-                    if moves.len() == 1 || elapsed >= soft * 6 / 10 {
+                    let limits = &self.shared.limits;
+                    let stop = if limits.move_time.is_some() && limits.clock.is_none() {
+                        self.shared.params.move_time_stop
+                    } else {
+                        self.shared.params.time_stop
+                    };
+                    if moves.len() == 1 || elapsed >= soft * stop / 100 {
                         break;
                     }
                 }
@@ -1397,6 +1417,11 @@ mod tests {
                 .unwrap()
                 .probcut_giveaway_network
         );
+        let p = PARAMS
+            .with_overrides("move_time_stop=500,time_stop=0,partial_best=1")
+            .unwrap();
+        assert_eq!((p.move_time_stop, p.time_stop), (100, 1));
+        assert!(p.partial_best);
         assert!(PARAMS.with_overrides("no_such=1").is_err());
         assert!(PARAMS.with_overrides("lmr_depth=x").is_err());
         assert!(PARAMS.with_overrides("lmr_divisor=0").is_err());
