@@ -250,6 +250,11 @@ struct NetArgs {
     /// Weight of the game result in the target (the rest: the self-play search score).
     #[arg(long, default_value_t = 1.0)]
     result_weight: f32,
+    /// Blend each game position's search score with the scores of the positions played
+    /// after it in its game, `g(t) = (1 − λ) · s(t) + λ · g(t + 1)` (0: its own score alone;
+    /// `k` is chosen on the scores before the blend).
+    #[arg(long, default_value_t = 0.0, value_parser = unit_f64)]
+    lookahead: f64,
     /// The scale of the logistic curve: a search score of `s` centi-men is the target
     /// `sigmoid(k · s / 100)`, and the network's output unit is `100 / k` centi-men. By
     /// default the `k` with which the self-play search's own scores best predict the results
@@ -283,6 +288,14 @@ fn positive_f64(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
         _ => Err(format!("{text:?} is not a positive number")),
+    }
+}
+
+/// Reads a number from 0 to 1, 1 left out.
+fn unit_f64(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text:?} is not a number from 0 to 1 (1 left out)")),
     }
 }
 
@@ -717,6 +730,8 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         .k
         .or_else(|| net_train::score_k(&games))
         .unwrap_or_else(|| linear_k(variant, &games));
+    let mut games = games;
+    net_train::lookahead_scores(&mut games, args.lookahead);
     let (data, skipped) =
         net_train::dataset(variant, &games, &detours, args.hold_out, args.settled);
     let check: Vec<selfplay::Record> = games

@@ -372,6 +372,16 @@ fn self_play_data_fits_a_network_that_analyse_match_and_self_play_use() {
     // (read as games, as drawn ones, they would pull it down).
     assert!(with_detours > alone, "{with_detours} {alone}");
     assert_eq!(k_with, k_alone);
+    // Scores blended with the later ones of their games: the same positions, and the scale
+    // chosen before the blend; a blend of 1 (the last score alone) is refused.
+    assert_eq!(fitted(&["--lookahead", "0.8"]), (alone, k_alone));
+    let o = train("russian", &["--epochs", "1", "--lookahead", "1"]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("from 0 to 1"),
+        "{}",
+        text(&o.stderr)
+    );
     // Detours made afterwards from the stored games.
     let later = dir.join("later.dat");
     let later_s = later.to_str().unwrap();

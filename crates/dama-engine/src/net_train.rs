@@ -496,6 +496,31 @@ pub fn score_k(games: &[Record]) -> Option<f64> {
     Some(crate::tune::best_k(loss))
 }
 
+/// Replaces the score of every game position by a blend of it with the scores of the
+/// positions played after it in its game: `g(t) = (1 − λ) · s(t) + λ · g(t + 1)`, the last
+/// position of a game keeping its own. The scores are White's, so they blend as they are; a
+/// later search sees what lay beyond the horizon of an earlier one, and `λ` sets how far
+/// ahead the blend reaches (about `λ / (1 − λ)` plies on average). A game is a run of
+/// records of one game number whose plies rise; `λ = 0` changes nothing.
+pub fn lookahead_scores(games: &mut [Record], lambda: f64) {
+    let lambda = lambda.clamp(0.0, 1.0);
+    if lambda == 0.0 {
+        return;
+    }
+    let mut next: Option<(u32, u16, f64)> = None;
+    for r in games.iter_mut().rev() {
+        let own = r.score as f64;
+        let blended = match next {
+            Some((game, ply, g)) if game == r.game && ply > r.ply => {
+                (1.0 - lambda) * own + lambda * g
+            }
+            _ => own,
+        };
+        next = Some((r.game, r.ply, blended));
+        r.score = blended.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+    }
+}
+
 /// Adds the gradient of the loss on the positions `batch` of `d` to `g`.
 fn accumulate(d: &NetDataset, c: &NetConfig, net: &FloatNet, batch: &[u32], g: &mut Grad) {
     let h = net.hidden;
@@ -819,6 +844,32 @@ mod tests {
         assert!((found / 0.3 - 1.0).abs() < 0.05, "{found}");
         assert_eq!(score_k(&unscored), None);
         assert_eq!(score_k(&[]), None);
+    }
+
+    #[test]
+    fn lookahead_blends_the_scores_of_later_positions_of_the_same_game() {
+        let base = records()[0];
+        let game = |n: u32, scores: &[i16]| -> Vec<Record> {
+            scores
+                .iter()
+                .enumerate()
+                .map(|(ply, &score)| Record {
+                    score,
+                    ply: ply as u16,
+                    game: n,
+                    ..base
+                })
+                .collect()
+        };
+        let mut rs = game(1, &[0, 100, 200]);
+        rs.extend(game(2, &[40, -40]));
+        let before = rs.clone();
+        lookahead_scores(&mut rs, 0.0);
+        assert_eq!(rs, before);
+        lookahead_scores(&mut rs, 0.5);
+        let scores: Vec<i16> = rs.iter().map(|r| r.score).collect();
+        // 200; 0.5·100 + 0.5·200 = 150; 0.5·0 + 0.5·150 = 75; the second game on its own.
+        assert_eq!(scores, [75, 150, 200, 0, -40]);
     }
 
     #[test]
