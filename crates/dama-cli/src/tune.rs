@@ -719,7 +719,7 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         ));
     }
     let started = Instant::now();
-    let games = read_records(&args.data, variant, args.max_positions, DataKind::Games)?;
+    let mut games = read_records(&args.data, variant, args.max_positions, DataKind::Games)?;
     let detours = read_records(
         &args.detours,
         variant,
@@ -730,7 +730,6 @@ fn net(args: NetArgs) -> Result<(), CliError> {
         .k
         .or_else(|| net_train::score_k(&games))
         .unwrap_or_else(|| linear_k(variant, &games));
-    let mut games = games;
     net_train::lookahead_scores(&mut games, args.lookahead);
     let (data, skipped) =
         net_train::dataset(variant, &games, &detours, args.hold_out, args.settled);
