@@ -689,10 +689,7 @@ impl Job {
             control: &self.control,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             limits,
-            budget: limits.budget(
-                simplified,
-                (search_params.time_moves, search_params.time_moves_end),
-            ),
+            budget: limits.budget(simplified, &search_params),
             draw: self.draw,
             eval,
             params: search_params,

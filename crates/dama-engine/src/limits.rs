@@ -1,5 +1,6 @@
 //! What a search may spend: depth, nodes, time per move, or a game clock.
 
+use crate::search::Params;
 use std::time::Duration;
 
 /// The limits of one search. Several may be combined; the search stops at the first one reached.
@@ -78,19 +79,18 @@ impl Limits {
                 && self.clock.is_none())
     }
 
-    /// The time budget: a soft target (do not start a new iteration after about half of it)
-    /// and a hard limit (stop at once). `None` when time does not limit the search.
+    /// The time budget: the time after which no new iteration starts, and a hard limit (stop
+    /// at once). `None` when time does not limit the search. The first is the share
+    /// `params.move_time_stop` (per cent) of a fixed move time, and `params.time_stop` of a
+    /// clock's target for the move; with both, the earlier.
     ///
     /// On a clock without a move count (sudden death) the budget spreads the remaining time over the moves a
-    /// game is still expected to last, `moves` (the count for the opening) down to
-    /// `moves_end` as `simplified` (0 at the start, 1 without men: the share of the men that
+    /// game is still expected to last, `params.time_moves` (the count for the opening) down
+    /// to `params.time_moves_end` as `simplified` (0 at the start, 1 without men: the share of the men that
     /// have left the board) grows, since a simplified game is nearer its end and its
     /// positions are the ones where a deeper search tells.
-    pub(crate) fn budget(
-        &self,
-        simplified: f64,
-        (moves, moves_end): (u32, u32),
-    ) -> Option<(Duration, Duration)> {
+    pub(crate) fn budget(&self, simplified: f64, params: &Params) -> Option<(Duration, Duration)> {
+        let (moves, moves_end) = (params.time_moves, params.time_moves_end);
         if self.infinite {
             return None;
         }
@@ -100,7 +100,7 @@ impl Limits {
             let t = t
                 .saturating_sub(Duration::from_millis(5))
                 .max(Duration::from_millis(1));
-            budget = Some((t, t));
+            budget = Some((t * params.move_time_stop / 100, t));
         }
         if let Some(c) = self.clock {
             // Keep a reserve for the transmission of moves so that the flag never falls.
@@ -113,10 +113,10 @@ impl Limits {
             let moves = c.moves_to_go.map_or(expected, |m| m).clamp(1, 50);
             let soft = usable / moves + c.increment * 3 / 4;
             let hard = (soft * 4).min(usable / 3).max(soft.min(usable));
-            let soft = soft.min(hard);
+            let start_by = soft.min(hard) * params.time_stop / 100;
             budget = Some(match budget {
-                Some((s, h)) => (s.min(soft), h.min(hard)),
-                None => (soft, hard),
+                Some((s, h)) => (s.min(start_by), h.min(hard)),
+                None => (start_by, hard),
             });
         }
         budget
@@ -126,25 +126,39 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::PARAMS;
+
+    /// The built-in parameters, the expected moves going from 30 to `end` as the men leave.
+    fn moves(end: u32) -> Params {
+        Params {
+            time_moves_end: end,
+            ..PARAMS
+        }
+    }
 
     #[test]
     fn budgets() {
-        assert_eq!(Limits::depth(5).budget(0.0, (30, 30)), None);
+        assert_eq!(Limits::depth(5).budget(0.0, &moves(30)), None);
         assert!(Limits::default().is_unbounded());
         assert!(!Limits::depth(3).is_unbounded());
-        let (soft, hard) = Limits::move_time(Duration::from_secs(1))
-            .budget(0.5, (30, 12))
-            .unwrap();
-        assert_eq!(soft, hard);
+        // A fixed move time: no iteration starts after 60% of it, or after all of it.
+        let limits = Limits::move_time(Duration::from_secs(1));
+        let (start_by, hard) = limits.budget(0.5, &moves(12)).unwrap();
+        assert_eq!(start_by, hard * 60 / 100);
         assert!(hard <= Duration::from_secs(1));
+        let whole = Params {
+            move_time_stop: 100,
+            ..PARAMS
+        };
+        assert_eq!(limits.budget(0.5, &whole), Some((hard, hard)));
         let (soft, hard) = Limits::clock(Duration::from_secs(60), Duration::ZERO, None)
-            .budget(0.0, (30, 12))
+            .budget(0.0, &moves(12))
             .unwrap();
         assert!(soft >= Duration::from_secs(1) && soft <= Duration::from_secs(3));
         assert!(hard >= soft && hard <= Duration::from_secs(20));
         // Almost no time left: still a positive budget below the remaining time.
         let (soft, hard) = Limits::clock(Duration::from_millis(30), Duration::ZERO, Some(1))
-            .budget(0.0, (30, 12))
+            .budget(0.0, &moves(12))
             .unwrap();
         assert!(soft <= hard && hard < Duration::from_millis(30));
     }
@@ -152,7 +166,7 @@ mod tests {
     #[test]
     fn a_simplified_game_gets_more_of_the_clock() {
         let clock = Limits::clock(Duration::from_secs(30), Duration::ZERO, None);
-        let budget = |simplified| clock.budget(simplified, (30, 12)).unwrap();
+        let budget = |simplified| clock.budget(simplified, &moves(12)).unwrap();
         let (start, half, end) = (budget(0.0), budget(0.5), budget(1.0));
         // 30 expected moves at the start, 21 half-way, 12 without men.
         assert!(
@@ -163,9 +177,12 @@ mod tests {
         assert!(close(start.0 * 30, end.0 * 12), "{start:?} {end:?}");
         assert!(close(half.0 * 21, start.0 * 30), "{half:?} {start:?}");
         // The same counts at both ends: the old even spread.
-        assert_eq!(clock.budget(0.0, (30, 30)), clock.budget(1.0, (30, 30)));
+        assert_eq!(clock.budget(0.0, &moves(30)), clock.budget(1.0, &moves(30)));
         // A move count of the clock is kept whatever the phase.
         let control = Limits::clock(Duration::from_secs(30), Duration::ZERO, Some(20));
-        assert_eq!(control.budget(0.0, (30, 12)), control.budget(1.0, (30, 12)));
+        assert_eq!(
+            control.budget(0.0, &moves(12)),
+            control.budget(1.0, &moves(12))
+        );
     }
 }

@@ -503,7 +503,12 @@ pub fn score_k(games: &[Record]) -> Option<f64> {
 /// ahead the blend reaches (about `λ / (1 − λ)` plies on average). A game is a run of
 /// records of one game number whose plies rise; `λ = 0` changes nothing.
 pub fn lookahead_scores(games: &mut [Record], lambda: f64) {
-    let lambda = lambda.clamp(0.0, 1.0);
+    // A NaN blends nothing, as 0 does.
+    let lambda = if lambda.is_nan() {
+        0.0
+    } else {
+        lambda.clamp(0.0, 1.0)
+    };
     if lambda == 0.0 {
         return;
     }
@@ -865,6 +870,8 @@ mod tests {
         rs.extend(game(2, &[40, -40]));
         let before = rs.clone();
         lookahead_scores(&mut rs, 0.0);
+        assert_eq!(rs, before);
+        lookahead_scores(&mut rs, f64::NAN);
         assert_eq!(rs, before);
         lookahead_scores(&mut rs, 0.5);
         let scores: Vec<i16> = rs.iter().map(|r| r.score).collect();

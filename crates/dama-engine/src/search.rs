@@ -81,8 +81,8 @@ pub(crate) struct Params {
     /// ...and from a position without men ([`crate::Limits`]'s budget goes from one to the
     /// other as the men leave the board).
     pub time_moves_end: u32,
-    /// No new iteration starts after this share of the time budget, in per cent: on a clock
-    /// (of its soft target)...
+    /// No new iteration starts after this share of the time for the move, in per cent: on a
+    /// clock (of its target for the move)...
     pub time_stop: u32,
     /// ...and with a fixed time a move.
     pub move_time_stop: u32,
@@ -352,6 +352,7 @@ pub(crate) struct Shared<'a> {
     pub control: &'a Control,
     pub nodes: Vec<AtomicU64>,
     pub limits: Limits,
+    /// When no new iteration starts, and when the search stops ([`Limits`]'s budget).
     pub budget: Option<(Duration, Duration)>,
     pub draw: DrawConfig,
     pub eval: Evaluator,
@@ -1309,15 +1310,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
             // Decide whether to start another iteration.
             let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
             if !pondering {
-                if let Some((soft, _)) = self.shared.budget {
-                    let elapsed = self.shared.control.elapsed();
-                    let limits = &self.shared.limits;
-                    let stop = if limits.move_time.is_some() && limits.clock.is_none() {
-                        self.shared.params.move_time_stop
-                    } else {
-                        self.shared.params.time_stop
-                    };
-                    if moves.len() == 1 || elapsed >= soft * stop / 100 {
+                if let Some((start_by, _)) = self.shared.budget {
+                    if moves.len() == 1 || self.shared.control.elapsed() >= start_by {
                         break;
                     }
                 }
