@@ -9,6 +9,7 @@ mod dxp;
 mod endgame;
 mod fen;
 mod hub;
+mod match_stats;
 mod matches;
 mod moves;
 mod pdn;
@@ -51,7 +52,7 @@ enum Command {
     /// Play over DXP (TCP, port 27531) as follower (listening) or initiator (--connect).
     Dxp(dxp::Args),
     /// Play engine against engine (levels, Hub or DXP engines) and report score, Elo and LOS.
-    Match(matches::Args),
+    Match(Box<matches::Args>),
     /// Check or convert PDN game files.
     Pdn(pdn::Args),
     /// Print the canonical FEN of a position and a diagram.
@@ -126,7 +127,7 @@ fn main() -> ExitCode {
         Command::Endgame(args) => endgame::run(args),
         Command::Hub(args) => hub::run(args),
         Command::Dxp(args) => dxp::run(args),
-        Command::Match(args) => matches::run(args),
+        Command::Match(args) => matches::run(*args),
         Command::Pdn(args) => pdn::run(args),
         Command::Fen(args) => fen::run(args),
         Command::Shots(args) => shots::run(args),

@@ -1,9 +1,12 @@
 //! `dama match`: engine against engine. Players are in-process levels or external engines
 //! speaking Hub or DXP, started as subprocesses. Each opening is played twice with colours
-//! reversed; games are written as PDN; the score, the Elo difference with its 95% error bars
-//! and the likelihood of superiority are printed as the match goes.
+//! reversed, by one pair of players (several pairs play at once with `--concurrency`); games
+//! are written as PDN; the score, the Elo difference with its 95% error bars and the
+//! likelihood of superiority are printed as the match goes ([`crate::match_stats`]), and a
+//! sequential test may end it early.
 
 use crate::analyse::line_text;
+use crate::match_stats::{Pairs, Sprt, Stats, Verdict};
 use crate::CliError;
 use dama_core::{AnyMove, AnyPosition, Color, Game, Variant};
 use dama_engine::{Engine, EngineOptions, Level, Limits};
@@ -11,10 +14,12 @@ use dama_notation::write_move;
 use dama_protocol::dxp::{Connection, Message};
 use dama_protocol::hub::HubClient;
 use dama_protocol::squares::{board_string, find_move, MoveText};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Options of `dama match`.
@@ -95,6 +100,17 @@ pub struct Args {
     second_book: Option<PathBuf>,
     #[command(flatten)]
     book: crate::book::BookOptions,
+    /// Games played at the same time, each pair of games of an opening by its own two
+    /// players (Hub engines are started once for each; not with a DXP player, whose port is
+    /// fixed). Give each game a core of its own when the games are timed.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Stop as soon as a sequential probability ratio test tells whether the first player is
+    /// ELO0 or ELO1 Elo stronger than the second: `ELO0,ELO1[,ALPHA,BETA]` (error rates 0.05
+    /// by default), e.g. `0,10`. It weighs the pairs of games of each opening; `--games`
+    /// bounds the match.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
 }
 
 /// How long a move may take: a fixed time, a clock, or a depth/node budget.
@@ -105,7 +121,7 @@ enum TimeControl {
 }
 
 /// A participant in the match.
-trait Player {
+trait Player: Send {
     fn name(&self) -> String;
     fn new_game(
         &mut self,
@@ -617,92 +633,6 @@ pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<AnyPosition>, 
     Ok(out)
 }
 
-/// Match statistics for the first player.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Stats {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-}
-
-impl Stats {
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Score fraction.
-    pub fn score(&self) -> f64 {
-        if self.games() == 0 {
-            return 0.5;
-        }
-        (self.wins as f64 + self.draws as f64 / 2.0) / self.games() as f64
-    }
-
-    /// Elo difference and the half-width of its 95% confidence interval.
-    pub fn elo(&self) -> (f64, f64) {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return (0.0, 0.0);
-        }
-        let s = self.score();
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * (0.0 - s).powi(2))
-            / n;
-        // With one result only the sample variance is zero; use the variance of one draw
-        // among the games instead, so that a clean sweep still gets honest error bars.
-        let var = var.max(0.25 / n);
-        let se = (var / n).sqrt();
-        let elo = |p: f64| {
-            let p = p.clamp(1e-3, 1.0 - 1e-3);
-            -400.0 * (1.0 / p - 1.0).log10()
-        };
-        let lo = elo(s - 1.96 * se);
-        let hi = elo(s + 1.96 * se);
-        (elo(s), (hi - lo) / 2.0)
-    }
-
-    /// Likelihood of superiority of the first player.
-    pub fn los(&self) -> f64 {
-        let decisive = (self.wins + self.losses) as f64;
-        if decisive == 0.0 {
-            return 0.5;
-        }
-        0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
-    }
-
-    pub fn summary(&self) -> String {
-        let (elo, err) = self.elo();
-        format!(
-            "+{} ={} -{}  score {:.1}/{} ({:.1}%)  Elo {:+.0} ± {:.0}  LOS {:.1}%",
-            self.wins,
-            self.draws,
-            self.losses,
-            self.wins as f64 + self.draws as f64 / 2.0,
-            self.games(),
-            self.score() * 100.0,
-            elo,
-            err,
-            self.los() * 100.0
-        )
-    }
-}
-
-/// The error function (Abramowitz–Stegun 7.1.26, error below 1.5e-7).
-fn erf(x: f64) -> f64 {
-    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
-    let y = 1.0
-        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
-            + 0.254_829_592)
-            * t
-            * (-x * x).exp();
-    if x >= 0.0 {
-        y
-    } else {
-        -y
-    }
-}
-
 /// One finished game.
 struct Played {
     game: Game,
@@ -861,12 +791,34 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
         }
     };
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if !(1..=256).contains(&args.concurrency) {
+        return Err(CliError("--concurrency must be between 1 and 256".into()));
+    }
+    // One pair of players for each game played at a time, but no more than there are pairs.
+    let concurrency = args.concurrency.min(args.games.div_ceil(2) as usize);
+    if concurrency > 1
+        && [&args.first, &args.second]
+            .iter()
+            .any(|p| p.starts_with("dxp:"))
+    {
+        return Err(CliError(
+            "--concurrency: a DXP player listens on one port, so its games are played one at \
+             a time"
+                .into(),
+        ));
+    }
     let openings = match &args.openings {
         None => vec![AnyPosition::start(variant)],
         Some(path) => read_openings(path, variant)?,
     };
-    let mut first = make_player(&args.first, &args, args.first_side(), variant, 1)?;
-    let mut second = make_player(&args.second, &args, args.second_side(), variant, 2)?;
+    let mut seats = Vec::with_capacity(concurrency);
+    for _ in 0..concurrency {
+        seats.push((
+            make_player(&args.first, &args, args.first_side(), variant, 1)?,
+            make_player(&args.second, &args, args.second_side(), variant, 2)?,
+        ));
+    }
     let mut pdn = match &args.pdn {
         None => None,
         Some(path) => Some(
@@ -874,70 +826,178 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
         ),
     };
-    let (name1, name2) = (first.name(), second.name());
+    let (name1, name2) = (seats[0].0.name(), seats[0].1.name());
     eprintln!(
-        "match {name1} vs {name2}: {} games of {variant}, {} openings",
+        "match {name1} vs {name2}: {} games of {variant}, {} openings{}",
         args.games,
-        openings.len()
+        openings.len(),
+        if concurrency > 1 {
+            format!(", {concurrency} at a time")
+        } else {
+            String::new()
+        }
     );
     let mut stats = Stats::default();
+    let mut pairs = Pairs::default();
+    // The first player's half points in the first game of each pair still being played.
+    let mut open_pairs: HashMap<u32, u32> = HashMap::new();
+    let mut verdict = Verdict::Open;
+    let mut failure: Option<CliError> = None;
     let started = Instant::now();
-    for g in 0..args.games {
-        let opening = openings[(args.skip + g as usize / 2) % openings.len()];
-        let first_is_white = g % 2 == 0;
-        let played = if first_is_white {
-            play_game(first.as_mut(), second.as_mut(), opening, tc, args.max_plies)
-        } else {
-            play_game(second.as_mut(), first.as_mut(), opening, tc, args.max_plies)
-        };
-        let first_color = if first_is_white {
-            Color::White
-        } else {
-            Color::Black
-        };
-        match played.winner {
-            None => stats.draws += 1,
-            Some(c) if c == first_color => stats.wins += 1,
-            Some(_) => stats.losses += 1,
-        }
-        if let Some(f) = &mut pdn {
-            f.write_all(pdn_text(&played, g + 1).as_bytes())
-                .map_err(|e| CliError(format!("writing PDN: {e}")))?;
-        }
-        let result = match played.winner {
-            Some(Color::White) => "2-0",
-            Some(Color::Black) => "0-2",
-            None => "1-1",
-        };
-        let clocks = match played.clocks {
-            Some([w, b]) => format!(
-                ", left: White {:.1} s, Black {:.1} s",
-                w.as_secs_f64(),
-                b.as_secs_f64()
-            ),
-            None => String::new(),
-        };
-        eprintln!(
-            "game {:>4}/{}: {} - {} {result} ({}, {} plies{clocks})  {}  [{:.0} s]",
-            g + 1,
-            args.games,
-            played.white,
-            played.black,
-            played.reason,
-            played.game.moves().len(),
-            stats.summary(),
-            started.elapsed().as_secs_f64()
-        );
-        if played.reason.contains("failed") {
+    let next_pair = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let pair_count = args.games.div_ceil(2);
+    let (sender, receiver) = mpsc::channel::<(u32, Played)>();
+    let seats = std::thread::scope(|scope| {
+        let workers: Vec<_> = seats
+            .into_iter()
+            .map(|(mut first, mut second)| {
+                let sender = sender.clone();
+                let (next_pair, stop, openings) = (&next_pair, &stop, &openings);
+                let skip = args.skip;
+                let (games, max_plies) = (args.games, args.max_plies);
+                scope.spawn(move || {
+                    'pairs: while !stop.load(Ordering::Relaxed) {
+                        let pair = next_pair.fetch_add(1, Ordering::Relaxed);
+                        if pair >= pair_count {
+                            break;
+                        }
+                        let opening = openings[(skip + pair as usize) % openings.len()];
+                        for g in [2 * pair, 2 * pair + 1] {
+                            if g >= games {
+                                break;
+                            }
+                            let played = if g % 2 == 0 {
+                                play_game(first.as_mut(), second.as_mut(), opening, tc, max_plies)
+                            } else {
+                                play_game(second.as_mut(), first.as_mut(), opening, tc, max_plies)
+                            };
+                            if sender.send((g, played)).is_err() {
+                                break 'pairs;
+                            }
+                        }
+                    }
+                    (first, second)
+                })
+            })
+            .collect();
+        drop(sender);
+        let mut finished = 0;
+        for (g, played) in receiver {
+            finished += 1;
+            let first_color = if g % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let half_points = match played.winner {
+                None => {
+                    stats.draws += 1;
+                    1
+                }
+                Some(c) if c == first_color => {
+                    stats.wins += 1;
+                    2
+                }
+                Some(_) => {
+                    stats.losses += 1;
+                    0
+                }
+            };
+            // Both games of a pair are played by one pair of players, in order.
+            if g % 2 == 0 {
+                open_pairs.insert(g / 2, half_points);
+            } else if let Some(h) = open_pairs.remove(&(g / 2)) {
+                pairs.add(h + half_points);
+            }
+            if let Some(f) = &mut pdn {
+                if let Err(e) = f.write_all(pdn_text(&played, g + 1).as_bytes()) {
+                    failure = Some(CliError(format!("writing PDN: {e}")));
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            let result = match played.winner {
+                Some(Color::White) => "2-0",
+                Some(Color::Black) => "0-2",
+                None => "1-1",
+            };
+            let clocks = match played.clocks {
+                Some([w, b]) => format!(
+                    ", left: White {:.1} s, Black {:.1} s",
+                    w.as_secs_f64(),
+                    b.as_secs_f64()
+                ),
+                None => String::new(),
+            };
+            let round = if concurrency > 1 {
+                format!(" (round {})", g + 1)
+            } else {
+                String::new()
+            };
+            let test = match &sprt {
+                Some(t) => {
+                    let llr = pairs.llr(t);
+                    let (lower, upper) = t.bounds();
+                    if verdict == Verdict::Open {
+                        verdict = t.verdict(llr);
+                        if verdict != Verdict::Open {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    format!("  LLR {llr:.2} ({lower:.2}, {upper:.2})")
+                }
+                None => String::new(),
+            };
             eprintln!(
-                "  moves: {}",
-                line_text(played.game.start_position(), played.game.moves())
+                "game {finished:>4}/{}{round}: {} - {} {result} ({}, {} plies{clocks})  {}{test}  [{:.0} s]",
+                args.games,
+                played.white,
+                played.black,
+                played.reason,
+                played.game.moves().len(),
+                stats.summary(),
+                started.elapsed().as_secs_f64()
             );
+            if played.reason.contains("failed") {
+                eprintln!(
+                    "  moves: {}",
+                    line_text(played.game.start_position(), played.game.moves())
+                );
+            }
         }
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a match worker panicked"))
+            .collect::<Vec<_>>()
+    });
+    if let Some(e) = failure {
+        return Err(e);
     }
     // External engines may have told their names only once a game started.
-    let (name1, name2) = (first.name(), second.name());
+    let (name1, name2) = (seats[0].0.name(), seats[0].1.name());
     println!("{name1} vs {name2} ({variant}): {}", stats.summary());
+    if pairs.pairs() > 0 {
+        println!("{}", pairs.summary());
+    }
+    if let Some(t) = &sprt {
+        let conclusion = match verdict {
+            Verdict::H1 => format!("H1 accepted: the first player is {} Elo stronger", t.elo1),
+            Verdict::H0 => format!(
+                "H0 accepted: the first player is not {} Elo stronger",
+                t.elo1
+            ),
+            Verdict::Open => "neither hypothesis accepted before the last game".to_owned(),
+        };
+        println!(
+            "SPRT [{}, {}] (alpha {}, beta {}): LLR {:.2}, {conclusion}",
+            t.elo0,
+            t.elo1,
+            t.alpha,
+            t.beta,
+            pairs.llr(t)
+        );
+    }
     Ok(())
 }
 
@@ -967,30 +1027,6 @@ pub(crate) fn json_strings(v: &serde_json::Value, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn statistics() {
-        let s = Stats {
-            wins: 30,
-            draws: 40,
-            losses: 30,
-        };
-        assert_eq!(s.score(), 0.5);
-        assert!(s.elo().0.abs() < 1e-9);
-        assert!((s.los() - 0.5).abs() < 1e-9);
-        let s = Stats {
-            wins: 60,
-            draws: 20,
-            losses: 20,
-        };
-        let (elo, err) = s.elo();
-        // Score 70%: +147 Elo.
-        assert!((elo - 147.2).abs() < 1.0, "{elo}");
-        assert!(err > 30.0 && err < 120.0, "{err}");
-        assert!(s.los() > 0.999);
-        assert!((erf(0.5) - 0.520_499_877_8).abs() < 1e-6);
-        assert!((erf(-1.0) + 0.842_700_792_9).abs() < 1e-6);
-    }
 
     #[test]
     fn openings_in_every_format() {
@@ -1183,5 +1219,79 @@ mod tests {
         for c in p.clocks.expect("a clock match keeps both clocks") {
             assert!(c > Duration::ZERO && c < base, "{c:?}");
         }
+    }
+
+    /// The games of a PDN file written by a match, in round order.
+    fn games_by_round(path: &Path) -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut games: Vec<(u32, String)> = text
+            .split("[Event ")
+            .skip(1)
+            .map(|g| {
+                let round = g.split("[Round \"").nth(1).unwrap();
+                let round = round[..round.find('"').unwrap()].parse().unwrap();
+                (round, g.to_owned())
+            })
+            .collect();
+        games.sort();
+        games.into_iter().map(|(_, g)| g).collect()
+    }
+
+    #[test]
+    fn games_played_at_the_same_time_are_the_games_played_in_turn() {
+        let dir = std::env::temp_dir().join(format!("dama-concurrency-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Three openings: the start and two positions a move from it.
+        let start = AnyPosition::start(Variant::Russian);
+        let mut fens = vec![start.fen()];
+        for m in start.legal_moves().iter().take(2) {
+            fens.push(start.play(m).unwrap().fen());
+        }
+        let openings = dir.join("openings.fen");
+        std::fs::write(&openings, fens.join("\n")).unwrap();
+        let play = |concurrency: &str, name: &str| {
+            let pdn = dir.join(name);
+            let line = format!(
+                "--first level:10 --second level:9 -v russian -n 5 --nodes 300 --hash 1 \
+                 --max-plies 60 --concurrency {concurrency}"
+            );
+            let mut a = args(&line, &[]);
+            a.openings = Some(openings.clone());
+            a.pdn = Some(pdn.clone());
+            run(a).unwrap();
+            games_by_round(&pdn)
+        };
+        let in_turn = play("1", "one.pdn");
+        let together = play("3", "three.pdn");
+        // Five games: two pairs and the first game of the third.
+        assert_eq!(in_turn.len(), 5);
+        assert_eq!(in_turn, together);
+        // A DXP player cannot be doubled.
+        let mut a = args(
+            "--first level:1 --second dxp:27531:x -n 4 --concurrency 2",
+            &[],
+        );
+        a.openings = Some(openings.clone());
+        assert!(run(a).unwrap_err().0.contains("DXP"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_sequential_test_ends_the_match_when_it_is_decided() {
+        let dir = std::env::temp_dir().join(format!("dama-sprt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pdn = dir.join("games.pdn");
+        // Full strength against the first level: decided long before the 200 games.
+        let mut a = args(
+            "--first level:10 --second level:1 -v russian -n 200 --nodes 300 --hash 1 \
+             --max-plies 150 --sprt 0,400 --concurrency 2",
+            &[],
+        );
+        a.pdn = Some(pdn.clone());
+        run(a).unwrap();
+        let games = games_by_round(&pdn).len();
+        assert!((8..=30).contains(&games), "{games} games");
+        assert!(run(args("--first level:1 --second level:1 --sprt 10,0", &[])).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
