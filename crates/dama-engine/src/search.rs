@@ -20,7 +20,7 @@ use dama_core::bitboard::Bitboard;
 use dama_core::game::{DrawRules, EndgameLimit};
 use dama_core::position::Bb;
 use dama_core::rules::{Goal, Rules};
-use dama_core::{Color, Move, Position};
+use dama_core::{Color, Move, Position, Variant};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -51,8 +51,9 @@ pub(crate) struct Params {
     /// Its depth, in per cent of the node's depth.
     pub probcut_percent: i32,
     /// Whether it also prunes positions with kings on the board (endings, where the
-    /// evaluation predicts deep results worst and proofs of wins matter most).
-    pub probcut_kings: bool,
+    /// evaluation predicts deep results worst and proofs of wins matter most). `None`: the
+    /// variant's default ([`Params::for_variant`]).
+    pub probcut_kings: Option<bool>,
     /// Whether it also prunes in giveaway games played with a network. Off by default: its
     /// margin, a few centi-men a ply, is nothing on the wide scores of a giveaway network, and
     /// the Antidraughts network lost three forced wins of its suite to it (BENCHMARKS.md,
@@ -100,7 +101,7 @@ pub(crate) const PARAMS: Params = Params {
     probcut_depth: 4,
     probcut_margin: 5,
     probcut_percent: 40,
-    probcut_kings: false,
+    probcut_kings: None,
     probcut_giveaway_network: false,
     history_malus: false,
     qs_moves: 0,
@@ -142,7 +143,7 @@ impl Params {
                 "probcut_depth" => self.probcut_depth = int()?.clamp(0, 100),
                 "probcut_margin" => self.probcut_margin = int()?.clamp(0, 1000),
                 "probcut_percent" => self.probcut_percent = int()?.clamp(1, 90),
-                "probcut_kings" => self.probcut_kings = int()? != 0,
+                "probcut_kings" => self.probcut_kings = Some(int()? != 0),
                 "probcut_giveaway_network" => self.probcut_giveaway_network = int()? != 0,
                 "history_malus" => self.history_malus = int()? != 0,
                 "qs_moves" => self.qs_moves = int()?.clamp(0, 2),
@@ -157,6 +158,17 @@ impl Params {
             }
         }
         Ok(self)
+    }
+
+    /// The parameters of a search of `variant`: the defaults that are the variant's own filled
+    /// in where no override set them. Shallow-search pruning with kings on the board is on in
+    /// English alone: there it won games at every node count measured and cost no problem of
+    /// the English suite, while in International it cost problems and gained nothing at
+    /// 40,000 nodes (BENCHMARKS.md, "Shallow-search pruning with kings in English").
+    pub fn for_variant(mut self, variant: Variant) -> Params {
+        self.probcut_kings
+            .get_or_insert(variant == Variant::English);
+        self
     }
 
     /// The parameters of searches: the built-in ones, with the overrides of the `DAMA_SEARCH`
@@ -881,7 +893,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             && p.probcut_depth > 0
             && depth >= p.probcut_depth
             && beta.abs() < WIN_BOUND
-            && (p.probcut_kings || pos.kings().is_empty())
+            && (p.probcut_kings == Some(true) || pos.kings().is_empty())
             && ply > 0
         {
             let margin = p.probcut_margin * depth;
@@ -1391,7 +1403,7 @@ mod tests {
             .with_overrides("probcut_depth=0, probcut_kings=1,lmr_divisor=1.5")
             .unwrap();
         assert_eq!(p.probcut_depth, 0);
-        assert!(p.probcut_kings);
+        assert_eq!(p.probcut_kings, Some(true));
         assert_eq!(p.lmr_divisor, 1.5);
         assert_eq!(
             Params {
@@ -1420,6 +1432,17 @@ mod tests {
         assert!(PARAMS.with_overrides("lmr_depth=x").is_err());
         assert!(PARAMS.with_overrides("lmr_divisor=0").is_err());
         assert!(PARAMS.with_overrides("probcut_depth").is_err());
+        // The variant's default fills only what no override set.
+        assert_eq!(
+            PARAMS.for_variant(Variant::English).probcut_kings,
+            Some(true)
+        );
+        assert_eq!(
+            PARAMS.for_variant(Variant::Russian).probcut_kings,
+            Some(false)
+        );
+        let off = PARAMS.with_overrides("probcut_kings=0").unwrap();
+        assert_eq!(off.for_variant(Variant::English).probcut_kings, Some(false));
     }
 
     /// The endgame database's results are trusted only within the shortest endgame rule that
