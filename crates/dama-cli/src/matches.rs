@@ -1030,8 +1030,7 @@ mod tests {
 
     #[test]
     fn openings_in_every_format() {
-        let dir = std::env::temp_dir().join(format!("dama-openings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("openings");
         let fen = dir.join("a.fen");
         std::fs::write(
             &fen,
@@ -1082,6 +1081,13 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A fresh folder for one test's files (the test removes it).
+    fn scratch_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dama-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     /// The options of `dama match` given on a command line: `line`'s words, then `more`.
     fn args(line: &str, more: &[&str]) -> Args {
         #[derive(clap::Parser)]
@@ -1117,8 +1123,7 @@ mod tests {
             pos = pos.play(&m).unwrap();
         }
         text += "1/2-1/2\n";
-        let dir = std::env::temp_dir().join(format!("dama-book-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("book");
         let file = dir.join("book.pdn");
         std::fs::write(&file, text).unwrap();
         let file_text = file.to_str().unwrap();
@@ -1239,8 +1244,7 @@ mod tests {
 
     #[test]
     fn games_played_at_the_same_time_are_the_games_played_in_turn() {
-        let dir = std::env::temp_dir().join(format!("dama-concurrency-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("concurrency");
         // Three openings: the start and two positions a move from it.
         let start = AnyPosition::start(Variant::Russian);
         let mut fens = vec![start.fen()];
@@ -1278,8 +1282,7 @@ mod tests {
 
     #[test]
     fn a_sequential_test_ends_the_match_when_it_is_decided() {
-        let dir = std::env::temp_dir().join(format!("dama-sprt-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("sprt");
         let pdn = dir.join("games.pdn");
         // Full strength against the first level: decided long before the 200 games.
         let mut a = args(

@@ -671,14 +671,10 @@ impl Job {
         // How far the game has simplified: the share of the men that have left the board.
         let simplified =
             1.0 - f64::from(pattern::phase(&root)) / f64::from(pattern::phase_total::<R>().max(1));
-        let mut search_params = Params::current().for_variant(self.root.variant());
-        // No shallow-search pruning in giveaway games on a network (see the parameter).
-        if R::GOAL == dama_core::rules::Goal::Giveaway
-            && matches!(eval, Evaluator::Network(_))
-            && !search_params.probcut_giveaway_network
-        {
-            search_params.probcut_depth = 0;
-        }
+        let search_params = Params::current().for_search(
+            self.root.variant(),
+            R::GOAL == dama_core::rules::Goal::Giveaway && matches!(eval, Evaluator::Network(_)),
+        );
         let threads = if params.noise > 0 {
             1
         } else {

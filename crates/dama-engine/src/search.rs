@@ -52,7 +52,7 @@ pub(crate) struct Params {
     pub probcut_percent: i32,
     /// Whether it also prunes positions with kings on the board (endings, where the
     /// evaluation predicts deep results worst and proofs of wins matter most). `None`: the
-    /// variant's default ([`Params::for_variant`]).
+    /// variant's default ([`Params::for_search`]).
     pub probcut_kings: Option<bool>,
     /// Whether it also prunes in giveaway games played with a network. Off by default: its
     /// margin, a few centi-men a ply, is nothing on the wide scores of a giveaway network, and
@@ -160,14 +160,20 @@ impl Params {
         Ok(self)
     }
 
-    /// The parameters of a search of `variant`: the defaults that are the variant's own filled
-    /// in where no override set them. Shallow-search pruning with kings on the board is on in
-    /// English alone: there it won games at every node count measured and cost no problem of
-    /// the English suite, while in International it cost problems and gained nothing at
-    /// 40,000 nodes (BENCHMARKS.md, "Shallow-search pruning with kings in English").
-    pub fn for_variant(mut self, variant: Variant) -> Params {
+    /// The parameters of one search, of `variant` (`giveaway_network`: a giveaway game played
+    /// with a network): where no override set them, the defaults that depend on what is
+    /// searched. Shallow-search pruning with kings on the board is on in English alone: there
+    /// it won games at every node count measured and cost no problem of the English suite,
+    /// while in International it cost problems and gained nothing at 40,000 nodes
+    /// (BENCHMARKS.md, "Shallow-search pruning with kings in English"). No shallow-search
+    /// pruning at all in giveaway games on a network, unless `probcut_giveaway_network` asks
+    /// for it (see that parameter).
+    pub fn for_search(mut self, variant: Variant, giveaway_network: bool) -> Params {
         self.probcut_kings
             .get_or_insert(variant == Variant::English);
+        if giveaway_network && !self.probcut_giveaway_network {
+            self.probcut_depth = 0;
+        }
         self
     }
 
@@ -1432,17 +1438,27 @@ mod tests {
         assert!(PARAMS.with_overrides("lmr_depth=x").is_err());
         assert!(PARAMS.with_overrides("lmr_divisor=0").is_err());
         assert!(PARAMS.with_overrides("probcut_depth").is_err());
-        // The variant's default fills only what no override set.
+        // The defaults of a search fill only what no override set.
         assert_eq!(
-            PARAMS.for_variant(Variant::English).probcut_kings,
+            PARAMS.for_search(Variant::English, false).probcut_kings,
             Some(true)
         );
         assert_eq!(
-            PARAMS.for_variant(Variant::Russian).probcut_kings,
+            PARAMS.for_search(Variant::Russian, false).probcut_kings,
             Some(false)
         );
         let off = PARAMS.with_overrides("probcut_kings=0").unwrap();
-        assert_eq!(off.for_variant(Variant::English).probcut_kings, Some(false));
+        assert_eq!(
+            off.for_search(Variant::English, false).probcut_kings,
+            Some(false)
+        );
+        let giveaway = PARAMS.for_search(Variant::Antidraughts, true);
+        assert_eq!(giveaway.probcut_depth, 0);
+        let kept = PARAMS.with_overrides("probcut_giveaway_network=1").unwrap();
+        assert_eq!(
+            kept.for_search(Variant::Antidraughts, true).probcut_depth,
+            PARAMS.probcut_depth
+        );
     }
 
     /// The endgame database's results are trusted only within the shortest endgame rule that
