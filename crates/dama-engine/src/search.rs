@@ -470,6 +470,14 @@ pub(crate) struct Searcher<'a, R: Rules> {
 
 /// Index of a quiet move in the history table.
 #[inline(always)]
+/// The weight of a cut-off at `depth` in the history (which lies within ±4096): at most the
+/// scale itself, so that each update moves a history part of the way towards ±4096 and never
+/// past it. The square of the depth unbounded, from depth 65 on (long endings), made a history
+/// swing ever wider until it overflowed.
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(4096)
+}
+
 fn history_index<B: Bitboard>(side: usize, m: &Move<B>) -> usize {
     (side << 14) | ((m.from().0 as usize & 127) << 7) | (m.to().0 as usize & 127)
 }
@@ -1012,7 +1020,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                                 k[1] = k[0];
                                 k[0] = m;
                             }
-                            let bonus = depth * depth;
+                            let bonus = history_bonus(depth);
                             let h = &mut self.history[history_index(side, &m)];
                             *h += bonus - *h * bonus / 4096;
                             if self.shared.params.history_malus {
@@ -1401,6 +1409,20 @@ mod tests {
         assert_eq!(S::peek_move(&order), Some(299));
         order[299] = i32::MIN;
         assert_eq!(S::peek_move(&order), Some(0));
+    }
+
+    #[test]
+    fn histories_stay_within_their_scale() {
+        for depth in [1, 10, 64, 65, 91, 127] {
+            let bonus = history_bonus(depth);
+            let (mut up, mut down) = (0i32, 0i32);
+            for _ in 0..1000 {
+                up += bonus - up * bonus / 4096;
+                down -= bonus + down * bonus / 4096;
+                assert!((-4096..=4096).contains(&up), "depth {depth}: {up}");
+                assert!((-4096..=4096).contains(&down), "depth {depth}: {down}");
+            }
+        }
     }
 
     #[test]
